@@ -1,0 +1,117 @@
+//! `gpu-events`: read Kubernetes event dumps as typed records, list the reason catalogue, and print
+//! the record schema. Also installable as the kubectl plugin `kubectl-gpu_events`.
+
+mod age;
+mod explain;
+mod reasons;
+mod table;
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use chrono::{DateTime, Utc};
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Typed Kubernetes events for GPU platforms.
+#[derive(Parser, Debug)]
+#[command(name = "gpu-events", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Read events (kubectl JSON or YAML: one Event, an EventList/List, or a stream; core/v1 or
+    /// events.k8s.io/v1) and print them as typed records.
+    ///
+    /// With no FILE and nothing piped in, reads the bundled sample dump. Items that cannot be read
+    /// are reported on stderr and the rest are printed; the exit status is 1 if anything was not read.
+    Explain {
+        /// Input file, or `-` for standard input.
+        file: Option<PathBuf>,
+        /// Output format: a kubectl-style table, or JSON Lines (one record per line).
+        #[arg(short, long, value_enum, default_value_t = ExplainOutput::Table)]
+        output: ExplainOutput,
+        /// Reference time for the LAST SEEN column (RFC 3339); defaults to now.
+        #[arg(long, value_parser = parse_time)]
+        now: Option<DateTime<Utc>>,
+    },
+    /// List the reason catalogue.
+    Reasons {
+        /// Output format.
+        #[arg(short, long, value_enum, default_value_t = ReasonsOutput::Table)]
+        output: ReasonsOutput,
+    },
+    /// Print the JSON Schema of the event record (the `-o json` output of `explain`).
+    Schema,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ExplainOutput {
+    Table,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ReasonsOutput {
+    Table,
+    Json,
+    Markdown,
+}
+
+fn parse_time(s: &str) -> Result<DateTime<Utc>, String> {
+    DateTime::parse_from_rfc3339(s)
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|err| format!("{err}; expected RFC 3339, e.g. 2026-11-30T06:00:00Z"))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let result = match cli.command {
+        Command::Explain { file, output, now } => {
+            explain::run(file.as_deref(), output, now, &mut out)
+        }
+        Command::Reasons { output } => reasons::run(output, &mut out),
+        Command::Schema => print_schema(&mut out),
+    };
+    let result = result.and_then(|status| out.flush().map(|()| status).map_err(Error::from));
+    match result {
+        Ok(status) => status,
+        // A closed pipe (`| head`) is not an error.
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn print_schema(out: &mut impl Write) -> Result<ExitCode, Error> {
+    let schema = gpu_events_core::EventRecord::json_schema();
+    serde_json::to_writer_pretty(&mut *out, &schema)?;
+    writeln!(out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Errors of the command (input errors are reported per item and do not end up here).
+#[derive(Debug, thiserror::Error)]
+enum Error {
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    #[error("cannot open {path}: {source}")]
+    Open { path: PathBuf, source: io::Error },
+}
+
+fn is_broken_pipe(err: &Error) -> bool {
+    match err {
+        Error::Io(err) => err.kind() == io::ErrorKind::BrokenPipe,
+        Error::Json(err) => err.io_error_kind() == Some(io::ErrorKind::BrokenPipe),
+        Error::Open { .. } => false,
+    }
+}

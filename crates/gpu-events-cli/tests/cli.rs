@@ -1,0 +1,239 @@
+//! The `gpu-events` binary end to end.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-events"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gpu-events runs");
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn json_lines(output: &Output) -> Vec<serde_json::Value> {
+    stdout(output)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect()
+}
+
+const SAMPLE: &str = include_str!("../sample/events.yaml");
+
+#[test]
+fn explain_without_input_shows_the_bundled_sample() {
+    let output = run(&["explain"], None);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = stdout(&output);
+    let mut lines = text.lines();
+    assert!(
+        lines.next().unwrap().starts_with("# bundled sample"),
+        "{text}"
+    );
+    let header = lines.next().unwrap();
+    for column in ["LAST SEEN", "TYPE", "REASON", "OBJECT", "GROUP", "MESSAGE"] {
+        assert!(header.contains(column), "{header}");
+    }
+    assert!(
+        text.contains("GangWaitingForMembers") && text.contains("gpupool/pool-a"),
+        "{text}"
+    );
+    // Sorted by nothing: input order, one line per event.
+    let sample_events = SAMPLE.matches("\n  kind: Event").count();
+    assert_eq!(text.lines().count(), 2 + sample_events);
+}
+
+#[test]
+fn explain_json_prints_one_record_per_event_for_json_and_yaml_alike() {
+    let sample: serde_json::Value = serde_yaml_ng::from_str(SAMPLE).unwrap();
+    let as_json = serde_json::to_string(&sample).unwrap();
+    let from_json = run(&["explain", "-", "-o", "json"], Some(&as_json));
+    let from_yaml = run(&["explain", "-", "-o", "json"], Some(SAMPLE));
+    assert!(from_json.status.success() && from_yaml.status.success());
+    let records = json_lines(&from_json);
+    assert_eq!(records, json_lines(&from_yaml));
+    assert_eq!(records.len(), sample["items"].as_array().unwrap().len());
+    let apis: std::collections::BTreeSet<&str> = records
+        .iter()
+        .map(|r| r["eventApiVersion"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        apis.into_iter().collect::<Vec<_>>(),
+        ["events.k8s.io/v1", "v1"]
+    );
+    let unknown: Vec<&str> = records
+        .iter()
+        .filter(|r| r["known"] == false)
+        .map(|r| r["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(unknown, ["XidCriticalError", "CheckpointSaved"]);
+    for record in &records {
+        for field in [
+            "reason",
+            "type",
+            "known",
+            "group",
+            "regarding",
+            "reportingController",
+            "note",
+            "count",
+            "lastTimestamp",
+            "details",
+            "flags",
+        ] {
+            assert!(record.get(field).is_some(), "{field} missing in {record}");
+        }
+    }
+}
+
+#[test]
+fn explain_reads_a_file_and_reports_bad_items_with_exit_status_one() {
+    let dir = std::env::temp_dir().join(format!("gpu-events-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("events.json");
+    std::fs::write(
+        &path,
+        r#"{"kind":"List","apiVersion":"v1","items":[
+            {"apiVersion":"v1","kind":"Event","reason":"Pulled","type":"Normal","involvedObject":{"kind":"Pod","name":"a"}},
+            {"apiVersion":"v1","kind":"Event","reason":"Pulled","count":"x","involvedObject":{"kind":"Pod","name":"b"}}]}"#,
+    )
+    .unwrap();
+    let output = run(&["explain", path.to_str().unwrap(), "-o", "json"], None);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(json_lines(&output).len(), 1);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("items[1]") && stderr.contains("count"),
+        "{stderr}"
+    );
+
+    let missing = run(&["explain", dir.join("nope.json").to_str().unwrap()], None);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains("cannot open"),
+        "missing file is named"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn malformed_input_names_line_and_column() {
+    let output = run(
+        &["explain", "-"],
+        Some("{\"kind\": \"List\",\n \"items\": [}"),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("malformed JSON at line 2, column"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn reasons_json_lists_the_tensorfusion_spec_with_types_and_objects() {
+    let output = run(&["reasons", "-o", "json"], None);
+    assert!(output.status.success());
+    let entries: Vec<serde_json::Value> = serde_json::from_slice(&output.stdout).unwrap();
+    let spec = include_str!("../../../tests/fixtures/spec/tensorfusion-reasons.tsv");
+    let mut seen = 0;
+    for line in spec.lines().skip(1) {
+        let cells: Vec<&str> = line.split('\t').collect();
+        let matching: Vec<&serde_json::Value> = entries
+            .iter()
+            .filter(|e| {
+                e["reason"] == cells[0] && e["source"] == "tensorfusion" && e["retired"] == false
+            })
+            .collect();
+        assert!(!matching.is_empty(), "{} missing", cells[0]);
+        let types: std::collections::BTreeSet<&str> = matching
+            .iter()
+            .flat_map(|e| e["types"].as_array().unwrap())
+            .map(|t| t.as_str().unwrap())
+            .collect();
+        let want: std::collections::BTreeSet<&str> = if cells[1] == "Normal or Warning" {
+            ["Normal", "Warning"].into()
+        } else {
+            [cells[1]].into()
+        };
+        assert_eq!(types, want, "{}", cells[0]);
+        for entry in &matching {
+            assert_eq!(
+                entry["objects"],
+                serde_json::json!([cells[2]]),
+                "{}",
+                cells[0]
+            );
+            for key in [
+                "group",
+                "source",
+                "reportingControllers",
+                "actions",
+                "retired",
+                "meaning",
+            ] {
+                assert!(entry.get(key).is_some(), "{key}");
+            }
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 42);
+}
+
+#[test]
+fn reasons_markdown_is_the_committed_docs_page() {
+    let output = run(&["reasons", "-o", "markdown"], None);
+    let committed = include_str!("../../../docs/reasons.md");
+    assert!(
+        stdout(&output) == committed,
+        "docs/reasons.md is stale: cargo run -p gpu-events-cli -- reasons -o markdown > docs/reasons.md"
+    );
+}
+
+#[test]
+fn schema_describes_the_record_contract() {
+    let output = run(&["schema"], None);
+    let schema: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let properties = schema["properties"].as_object().unwrap();
+    for field in [
+        "reason",
+        "type",
+        "known",
+        "group",
+        "regarding",
+        "related",
+        "action",
+        "reportingController",
+        "reportingInstance",
+        "note",
+        "count",
+        "firstTimestamp",
+        "lastTimestamp",
+        "eventName",
+        "eventNamespace",
+        "eventUid",
+        "details",
+        "flags",
+    ] {
+        assert!(properties.contains_key(field), "schema lacks {field}");
+    }
+    assert_eq!(schema["properties"]["reason"]["$ref"], "#/$defs/ReasonName");
+    assert_eq!(
+        schema["$defs"]["ReasonName"]["type"], "string",
+        "reasons are open strings, never an enum"
+    );
+}

@@ -1,0 +1,88 @@
+//! [`DecodeError`]: what went wrong, where, and whether decoding went on.
+
+use std::fmt;
+
+/// Where a bad item was: the document (1-based, in input order) and, inside a List or array,
+/// the item index (0-based, as in `items[3]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ItemLocation {
+    /// 1-based index of the top-level document (JSON value or YAML document).
+    pub document: usize,
+    /// 0-based index inside the document's `items` (or top-level array), if any.
+    pub item: Option<usize>,
+    /// `metadata.name` of the item, when it could be read.
+    pub name: Option<String>,
+}
+
+impl fmt::Display for ItemLocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "document {}", self.document)?;
+        if let Some(item) = self.item {
+            write!(f, ", items[{item}]")?;
+        }
+        if let Some(name) = &self.name {
+            write!(f, " (event {name:?})")?;
+        }
+        Ok(())
+    }
+}
+
+/// An error while decoding events.
+///
+/// [`DecodeError::Item`] is per item: the decoder reports it and goes on with the next item.
+/// The others are fatal: the decoder reports them once and stops.
+/// `#[non_exhaustive]`: variants may be added.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DecodeError {
+    /// The input is not valid JSON (or a JSON stream was cut short).
+    #[error("malformed JSON at line {line}, column {column}: {message}")]
+    Json {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What the JSON parser expected.
+        message: String,
+    },
+    /// The input is not valid YAML.
+    #[error("malformed YAML{}: {message}", location_suffix(*line, *column))]
+    Yaml {
+        /// 1-based line, when the parser knows it.
+        line: Option<usize>,
+        /// 1-based column, when the parser knows it.
+        column: Option<usize>,
+        /// What the YAML parser reported.
+        message: String,
+    },
+    /// The input is not UTF-8 text (YAML input must be).
+    #[error("input is not UTF-8 text: {0}")]
+    NotUtf8(#[from] std::str::Utf8Error),
+    /// Reading the input failed.
+    #[error("reading input: {0}")]
+    Io(#[from] std::io::Error),
+    /// One item is not a readable Event; the others are still decoded.
+    #[error("{location}: {message}")]
+    Item {
+        /// Where the item is.
+        location: ItemLocation,
+        /// What is wrong, with the field path when a field has the wrong type
+        /// (e.g. `count: invalid type: string "x", expected i32`).
+        message: String,
+    },
+}
+
+fn location_suffix(line: Option<usize>, column: Option<usize>) -> String {
+    match (line, column) {
+        (Some(line), Some(column)) => format!(" at line {line}, column {column}"),
+        (Some(line), None) => format!(" at line {line}"),
+        _ => String::new(),
+    }
+}
+
+impl DecodeError {
+    /// Whether decoding stopped at this error (everything but [`DecodeError::Item`]).
+    pub fn is_fatal(&self) -> bool {
+        !matches!(self, DecodeError::Item { .. })
+    }
+}

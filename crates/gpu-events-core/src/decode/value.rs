@@ -1,0 +1,230 @@
+//! A decoded document (JSON value) into Event items: Lists, arrays and watch envelopes are
+//! unwrapped; each Event is read with the k8s-openapi type of its API.
+
+use std::collections::VecDeque;
+
+use k8s_openapi::api::core::v1 as core;
+use k8s_openapi::api::events::v1 as events;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use super::{DecodeError, ItemLocation};
+use crate::EventRecord;
+
+/// Which Event schema an item follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Api {
+    Core,
+    Events,
+}
+
+/// One item waiting to be converted, with what its container said about it.
+pub(super) struct PendingItem {
+    value: Value,
+    location: ItemLocation,
+    /// The API implied by the enclosing `EventList`, if any.
+    list_api: Option<Api>,
+    /// Set when the container itself is malformed; reported in the item's place.
+    invalid: Option<String>,
+}
+
+impl PendingItem {
+    fn new(value: Value, location: ItemLocation, list_api: Option<Api>) -> Self {
+        PendingItem {
+            value,
+            location,
+            list_api,
+            invalid: None,
+        }
+    }
+}
+
+/// Split a top-level document into items: a List's `items`, an array's elements, a watch
+/// envelope's `object`, or the document itself.
+pub(super) fn expand(document: Value, index: usize, out: &mut VecDeque<PendingItem>) {
+    let location = |item| ItemLocation {
+        document: index,
+        item,
+        name: None,
+    };
+    match document {
+        Value::Array(elements) => {
+            for (i, value) in elements.into_iter().enumerate() {
+                out.push_back(PendingItem::new(value, location(Some(i)), None));
+            }
+        }
+        Value::Object(mut map) if is_list(&map) => {
+            let list_api = map
+                .get("apiVersion")
+                .and_then(Value::as_str)
+                .and_then(api_of_version);
+            match map.remove("items") {
+                Some(Value::Array(items)) => {
+                    for (i, value) in items.into_iter().enumerate() {
+                        out.push_back(PendingItem::new(value, location(Some(i)), list_api));
+                    }
+                }
+                // `"items": null` is how Go writes an empty list.
+                Some(Value::Null) | None => {}
+                Some(other) => out.push_back(PendingItem {
+                    invalid: Some(format!(
+                        "`items` is {}, expected an array",
+                        type_name(&other)
+                    )),
+                    ..PendingItem::new(Value::Null, location(None), None)
+                }),
+            }
+        }
+        value => out.push_back(PendingItem::new(value, location(None), None)),
+    }
+}
+
+fn is_list(map: &Map<String, Value>) -> bool {
+    match map.get("kind").and_then(Value::as_str) {
+        Some(kind) => kind.ends_with("List"),
+        None => map.get("items").is_some_and(Value::is_array),
+    }
+}
+
+/// `{"type": "ADDED", "object": {...}}` as written by a watch.
+fn is_watch_envelope(map: &Map<String, Value>) -> bool {
+    !map.contains_key("kind")
+        && map.get("object").is_some_and(Value::is_object)
+        && map.get("type").is_some_and(Value::is_string)
+}
+
+fn api_of_version(api_version: &str) -> Option<Api> {
+    match api_version {
+        "v1" => Some(Api::Core),
+        v if v.starts_with("events.k8s.io/") => Some(Api::Events),
+        _ => None,
+    }
+}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+impl PendingItem {
+    /// The record, `None` for items that carry no event (a watch `BOOKMARK`), or the item's error.
+    pub(super) fn into_record(self) -> Result<Option<EventRecord>, DecodeError> {
+        let PendingItem {
+            value,
+            mut location,
+            list_api,
+            invalid,
+        } = self;
+        let fail =
+            |location: ItemLocation, message: String| Err(DecodeError::Item { location, message });
+        if let Some(message) = invalid {
+            return fail(location, message);
+        }
+        let mut map = match value {
+            Value::Object(map) => map,
+            other => {
+                return fail(
+                    location,
+                    format!("expected an Event object, found {}", type_name(&other)),
+                );
+            }
+        };
+        if is_watch_envelope(&map) {
+            let kind = map
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let object = map.remove("object").unwrap_or_default();
+            match kind.as_str() {
+                "BOOKMARK" => return Ok(None),
+                "ERROR" => {
+                    let message = object
+                        .get("message")
+                        .and_then(Value::as_str)
+                        .unwrap_or("no message");
+                    return fail(location, format!("watch ERROR: {message}"));
+                }
+                _ => {
+                    // `is_watch_envelope` checked that `object` is an object.
+                    if let Value::Object(inner) = object {
+                        map = inner;
+                    }
+                }
+            }
+        }
+        location.name = map
+            .get("metadata")
+            .and_then(|m| m.get("name"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        if let Some(kind) = map.get("kind").and_then(Value::as_str)
+            && kind != "Event"
+        {
+            return fail(
+                location,
+                format!("kind {kind:?} is not an Event (expected Event, EventList or List)"),
+            );
+        }
+        let api = match map.get("apiVersion").and_then(Value::as_str) {
+            Some(version) => match api_of_version(version) {
+                Some(api) => api,
+                None => {
+                    return fail(
+                        location,
+                        format!(
+                            "apiVersion {version:?} is not an Event API (expected v1 or events.k8s.io/v1)"
+                        ),
+                    );
+                }
+            },
+            None => list_api.unwrap_or_else(|| guess_api(&map)),
+        };
+        // k8s-openapi checks `apiVersion` against v1; events.k8s.io/v1beta1 has the same fields.
+        if api == Api::Events {
+            map.remove("apiVersion");
+        }
+        let value = Value::Object(map);
+        let result = match api {
+            Api::Core => read::<core::Event>(value).map(EventRecord::from),
+            Api::Events => read::<events::Event>(value).map(EventRecord::from),
+        };
+        result
+            .map(Some)
+            .map_err(|message| DecodeError::Item { location, message })
+    }
+}
+
+/// Without `apiVersion`, the field names tell the API apart.
+fn guess_api(map: &Map<String, Value>) -> Api {
+    const EVENTS_ONLY: [&str; 5] = [
+        "regarding",
+        "note",
+        "reportingController",
+        "deprecatedCount",
+        "deprecatedSource",
+    ];
+    if EVENTS_ONLY.iter().any(|key| map.contains_key(*key)) {
+        Api::Events
+    } else {
+        Api::Core
+    }
+}
+
+/// Deserialize with the path of the offending field in the message.
+fn read<T: DeserializeOwned>(value: Value) -> Result<T, String> {
+    serde_path_to_error::deserialize(value).map_err(|err| {
+        let path = err.path().to_string();
+        if path == "." {
+            err.inner().to_string()
+        } else {
+            format!("{path}: {}", err.inner())
+        }
+    })
+}

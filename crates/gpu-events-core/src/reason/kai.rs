@@ -1,0 +1,27 @@
+//! KAI-Scheduler reasons (kai-scheduler/KAI-Scheduler `pkg/scheduler/api/common_info/{pod_errors.go,
+//! job_errors.go}` and the scheduler's event recording; commit d5bc503a = v0.17.0, with the
+//! capitalised message of earlier releases seen in real dumps).
+
+use crate::EventType::Warning;
+
+reason_table! {
+    /// Reasons recorded by NVIDIA KAI-Scheduler (component `kai-scheduler`) on Pods and their
+    /// PodGroups. `Unschedulable` shares its wire string with Volcano's PodGroup reason; the
+    /// reporter `kai-scheduler` tells them apart.
+    pub enum KaiSchedulerReason in KaiScheduler;
+
+    Unschedulable {
+        meaning: "KAI-Scheduler could not place the Pod or its PodGroup; the note is a histogram of node reasons (`N node(s) didn't have enough resources: GPUs`, GPU memory, MIG profile, taints, affinity) or a queue/quota explanation. For a GPU workload it usually means no node has enough whole or fractional GPU capacity, or the queue is over its GPU quota.",
+        reference: "kai-scheduler/KAI-Scheduler pkg/scheduler/api/common_info/pod_errors.go, job_errors.go (d5bc503a, v0.17.0)",
+        group: Scheduling,
+        types: &[Warning],
+        objects: &["Pod", "PodGroup"],
+        reporting_controllers: &["kai-scheduler"],
+        note_formats: &[
+            "no nodes with enough resources were found: %v.",
+            "Unable to schedule podgroup: %v.",
+            "Not enough resources for the workload: %v.",
+            "No nodes with enough resources were found: %v.",
+        ],
+    }
+}

@@ -1,0 +1,161 @@
+//! [`ReasonName`]: a reason as received, known or not, that survives a round trip byte for byte.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::{Reason, ReasonInfo, lookup};
+
+/// The `reason` of an event as received: its catalogue entry when known, and always the exact
+/// wire string.
+///
+/// * A known reason with a fixed wire string stores only the entry.
+/// * A family member (`OutOfnvidia.com/gpu` of `OutOf<resource>`) stores the entry and the string.
+/// * An unknown reason stores the string only; it is never equal to a known one, because only
+///   [`ReasonName::parse`] / [`ReasonName::resolve`] build values, and they check the catalogue first.
+///
+/// `Display`, [`ReasonName::as_str`] and serde give the wire string unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ReasonName {
+    known: Option<Reason>,
+    /// The wire string when it differs from `known.as_str()` (families and unknown reasons).
+    raw: Option<Box<str>>,
+}
+
+impl ReasonName {
+    /// Parse a wire string without knowing the reporter: the primary entry wins.
+    pub fn parse(wire: &str) -> Self {
+        Self::resolve(wire, None)
+    }
+
+    /// Parse a wire string as recorded by `reporting_controller` (`reportingController`, or
+    /// core/v1 `source.component`): when several entries share the string, the one that lists
+    /// this controller wins (`FailedScheduling` from `karpenter` is Karpenter's).
+    pub fn resolve(wire: &str, reporting_controller: Option<&str>) -> Self {
+        match lookup::resolve(wire, reporting_controller) {
+            Some((reason, false)) => ReasonName {
+                known: Some(reason),
+                raw: None,
+            },
+            Some((reason, true)) => ReasonName {
+                known: Some(reason),
+                raw: Some(wire.into()),
+            },
+            None => ReasonName {
+                known: None,
+                raw: Some(wire.into()),
+            },
+        }
+    }
+
+    /// The wire string, exactly as received.
+    pub fn as_str(&self) -> &str {
+        match (&self.raw, self.known) {
+            (Some(raw), _) => raw,
+            (None, Some(reason)) => reason.as_str(),
+            (None, None) => "",
+        }
+    }
+
+    /// The catalogue entry, when the reason is known.
+    pub fn reason(&self) -> Option<Reason> {
+        self.known
+    }
+
+    /// The catalogue metadata, when the reason is known.
+    pub fn info(&self) -> Option<&'static ReasonInfo> {
+        self.known.map(Reason::info)
+    }
+
+    /// Whether the catalogue knows this reason.
+    pub fn is_known(&self) -> bool {
+        self.known.is_some()
+    }
+
+    /// For a family member, the text in place of the placeholder (`nvidia.com/gpu` of
+    /// `OutOfnvidia.com/gpu`); `None` otherwise.
+    pub fn family_member(&self) -> Option<&str> {
+        let (prefix, suffix) = self.info()?.family_affixes()?;
+        let raw = self.raw.as_deref()?;
+        raw.strip_prefix(prefix)?.strip_suffix(suffix)
+    }
+}
+
+impl From<Reason> for ReasonName {
+    /// A known reason. For a family, prefer [`ReasonName::parse`] with the full wire string:
+    /// this gives the pattern (`OutOf<resource>`) as the wire string.
+    fn from(reason: Reason) -> Self {
+        ReasonName {
+            known: Some(reason),
+            raw: None,
+        }
+    }
+}
+
+impl FromStr for ReasonName {
+    type Err = std::convert::Infallible;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(ReasonName::parse(s))
+    }
+}
+
+impl fmt::Display for ReasonName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl AsRef<str> for ReasonName {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq<str> for ReasonName {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for ReasonName {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<Reason> for ReasonName {
+    fn eq(&self, other: &Reason) -> bool {
+        self.known == Some(*other)
+    }
+}
+
+impl Serialize for ReasonName {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ReasonName {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let wire = <Cow<'de, str>>::deserialize(deserializer)?;
+        Ok(ReasonName::parse(&wire))
+    }
+}
+
+impl schemars::JsonSchema for ReasonName {
+    fn schema_name() -> Cow<'static, str> {
+        "ReasonName".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        // A plain string, never an enum: unknown and newer reasons must validate.
+        schemars::json_schema!({
+            "type": "string",
+            "description": "Event reason exactly as recorded; `gpu-events reasons` lists the catalogued ones.",
+            "examples": ["FailedScheduling", "GangWaitingForMembers", "OutOfnvidia.com/gpu"]
+        })
+    }
+}

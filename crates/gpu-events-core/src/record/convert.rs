@@ -1,0 +1,216 @@
+//! `core/v1` and `events.k8s.io/v1` Events into [`EventRecord`]: both go through [`Fields`], so
+//! the normalization rules live in one place.
+
+use chrono::{DateTime, Utc};
+use k8s_openapi::api::core::v1 as core;
+use k8s_openapi::api::events::v1 as events;
+
+use super::{EventRecord, Flag, ObjectReference};
+use crate::time::{from_micro_time, from_time};
+use crate::{EventType, ReasonName};
+
+/// client-go `EventCorrelator` aggregation prefix (tools/record/events_cache.go).
+const COMBINED_PREFIX: &str = "(combined from similar events): ";
+
+/// The fields both APIs share, before normalization.
+struct Fields<'a> {
+    reason: Option<&'a str>,
+    type_: Option<&'a str>,
+    note: Option<&'a str>,
+    regarding: ObjectReference,
+    related: Option<ObjectReference>,
+    action: Option<&'a str>,
+    reporting_controller: Option<&'a str>,
+    reporting_instance: Option<&'a str>,
+    series_count: Option<i32>,
+    count: Option<i32>,
+    /// Candidates for the first observation; the oldest wins.
+    first: [Option<DateTime<Utc>>; 3],
+    /// Candidates for the last observation; the newest wins.
+    last: [Option<DateTime<Utc>>; 3],
+    name: Option<&'a str>,
+    namespace: Option<&'a str>,
+    uid: Option<&'a str>,
+    api_version: &'static str,
+}
+
+fn non_empty(s: &Option<String>) -> Option<&str> {
+    s.as_deref().filter(|s| !s.is_empty())
+}
+
+fn owned(s: &Option<String>) -> Option<String> {
+    non_empty(s).map(str::to_owned)
+}
+
+fn object_reference(r: &core::ObjectReference) -> ObjectReference {
+    ObjectReference {
+        kind: owned(&r.kind),
+        api_version: owned(&r.api_version),
+        namespace: owned(&r.namespace),
+        name: owned(&r.name),
+        uid: owned(&r.uid),
+        field_path: owned(&r.field_path),
+    }
+}
+
+impl Fields<'_> {
+    fn into_record(self) -> EventRecord {
+        let (note, combined) = match self.note {
+            Some(note) => match note.strip_prefix(COMBINED_PREFIX) {
+                Some(rest) => (rest.to_owned(), true),
+                None => (note.to_owned(), false),
+            },
+            None => (String::new(), false),
+        };
+        let reason = ReasonName::resolve(self.reason.unwrap_or(""), self.reporting_controller);
+        let type_ = self.type_.map(EventType::parse);
+        let info = reason.info();
+
+        let mut flags = Vec::new();
+        if combined {
+            flags.push(Flag::CombinedFromSimilarEvents);
+        }
+        if let (Some(info), Some(observed)) = (info, &type_)
+            && !info.expects_type(observed)
+        {
+            flags.push(Flag::TypeMismatch);
+        }
+        flags.sort_unstable();
+
+        let count = self
+            .series_count
+            .filter(|c| *c > 0)
+            .or(self.count.filter(|c| *c > 0))
+            .map_or(1, |c| c.unsigned_abs());
+
+        EventRecord {
+            cluster: None,
+            known: info.is_some(),
+            group: info.map(|i| i.group),
+            source: info.map(|i| i.source),
+            reason,
+            type_,
+            regarding: self.regarding,
+            related: self.related,
+            action: self.action.map(str::to_owned),
+            reporting_controller: self.reporting_controller.map(str::to_owned),
+            reporting_instance: self.reporting_instance.map(str::to_owned),
+            note,
+            count,
+            first_timestamp: self.first.into_iter().flatten().min(),
+            last_timestamp: self.last.into_iter().flatten().max(),
+            event_name: self.name.map(str::to_owned),
+            event_namespace: self.namespace.map(str::to_owned),
+            event_uid: self.uid.map(str::to_owned),
+            event_api_version: Some(self.api_version.to_owned()),
+            details: None,
+            flags,
+        }
+    }
+}
+
+impl From<&core::Event> for EventRecord {
+    fn from(event: &core::Event) -> Self {
+        let source = event.source.as_ref();
+        let event_time = event.event_time.as_ref().and_then(from_micro_time);
+        Fields {
+            reason: non_empty(&event.reason),
+            type_: non_empty(&event.type_),
+            note: event.message.as_deref(),
+            regarding: object_reference(&event.involved_object),
+            related: event.related.as_ref().map(object_reference),
+            action: non_empty(&event.action),
+            reporting_controller: non_empty(&event.reporting_component)
+                .or_else(|| source.and_then(|s| non_empty(&s.component))),
+            reporting_instance: non_empty(&event.reporting_instance)
+                .or_else(|| source.and_then(|s| non_empty(&s.host))),
+            series_count: event.series.as_ref().and_then(|s| s.count),
+            count: event.count,
+            first: [
+                event.first_timestamp.as_ref().and_then(from_time),
+                event_time,
+                event
+                    .metadata
+                    .creation_timestamp
+                    .as_ref()
+                    .and_then(from_time),
+            ],
+            last: [
+                event
+                    .series
+                    .as_ref()
+                    .and_then(|s| s.last_observed_time.as_ref())
+                    .and_then(from_micro_time),
+                event.last_timestamp.as_ref().and_then(from_time),
+                event_time,
+            ],
+            name: non_empty(&event.metadata.name),
+            namespace: non_empty(&event.metadata.namespace),
+            uid: non_empty(&event.metadata.uid),
+            api_version: "v1",
+        }
+        .into_record()
+    }
+}
+
+impl From<&events::Event> for EventRecord {
+    fn from(event: &events::Event) -> Self {
+        let source = event.deprecated_source.as_ref();
+        let event_time = event.event_time.as_ref().and_then(from_micro_time);
+        Fields {
+            reason: non_empty(&event.reason),
+            type_: non_empty(&event.type_),
+            note: event.note.as_deref(),
+            regarding: event
+                .regarding
+                .as_ref()
+                .map(object_reference)
+                .unwrap_or_default(),
+            related: event.related.as_ref().map(object_reference),
+            action: non_empty(&event.action),
+            reporting_controller: non_empty(&event.reporting_controller)
+                .or_else(|| source.and_then(|s| non_empty(&s.component))),
+            reporting_instance: non_empty(&event.reporting_instance)
+                .or_else(|| source.and_then(|s| non_empty(&s.host))),
+            series_count: event.series.as_ref().map(|s| s.count),
+            count: event.deprecated_count,
+            first: [
+                event
+                    .deprecated_first_timestamp
+                    .as_ref()
+                    .and_then(from_time),
+                event_time,
+                event
+                    .metadata
+                    .creation_timestamp
+                    .as_ref()
+                    .and_then(from_time),
+            ],
+            last: [
+                event
+                    .series
+                    .as_ref()
+                    .and_then(|s| from_micro_time(&s.last_observed_time)),
+                event.deprecated_last_timestamp.as_ref().and_then(from_time),
+                event_time,
+            ],
+            name: non_empty(&event.metadata.name),
+            namespace: non_empty(&event.metadata.namespace),
+            uid: non_empty(&event.metadata.uid),
+            api_version: "events.k8s.io/v1",
+        }
+        .into_record()
+    }
+}
+
+impl From<core::Event> for EventRecord {
+    fn from(event: core::Event) -> Self {
+        EventRecord::from(&event)
+    }
+}
+
+impl From<events::Event> for EventRecord {
+    fn from(event: events::Event) -> Self {
+        EventRecord::from(&event)
+    }
+}

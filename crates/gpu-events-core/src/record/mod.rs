@@ -1,0 +1,169 @@
+//! [`EventRecord`]: the normalized, stable record of one Kubernetes Event, from either API.
+//!
+//! The JSON shape (camelCase, like Kubernetes) is the record contract of `gpu-events`; `gpu-events
+//! schema` prints its JSON Schema. Adding fields is compatible; renaming one is a breaking change.
+
+mod convert;
+
+use chrono::{DateTime, Utc};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::{EventType, Group, ReasonName, Source};
+
+/// One Kubernetes Event, normalized from `core/v1` or `events.k8s.io/v1`.
+///
+/// Build it with `From` on a k8s-openapi `api::core::v1::Event` or `api::events::v1::Event`
+/// (by value or reference), or with [`crate::decode`] from JSON/YAML text.
+///
+/// Field rules (both APIs):
+/// * `count` is `series.count`, else `count` (`deprecatedCount`), else 1.
+/// * `lastTimestamp` is the newest of `series.lastObservedTime`, `lastTimestamp`
+///   (`deprecatedLastTimestamp`) and `eventTime`; `firstTimestamp` the oldest of
+///   `firstTimestamp` (`deprecatedFirstTimestamp`), `eventTime` and `metadata.creationTimestamp`.
+/// * `reportingController` / `reportingInstance` fall back to `source.component` / `source.host`
+///   (`deprecatedSource` on events.k8s.io) when empty.
+/// * The client-go aggregation prefix `(combined from similar events): ` is removed from `note`
+///   and recorded as [`Flag::CombinedFromSimilarEvents`].
+/// * Empty strings are `None`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct EventRecord {
+    /// Cluster name, when the reader knows it (set by the exporter or the CLI, never by the Event).
+    #[serde(default)]
+    pub cluster: Option<String>,
+    /// `reason`, exactly as recorded (unknown reasons included).
+    pub reason: ReasonName,
+    /// `type`, when present.
+    #[serde(rename = "type", default)]
+    pub type_: Option<EventType>,
+    /// Whether the catalogue knows the reason.
+    pub known: bool,
+    /// The catalogue group of the reason, when known.
+    #[serde(default)]
+    pub group: Option<Group>,
+    /// The catalogue source of the reason, when known.
+    #[serde(default)]
+    pub source: Option<Source>,
+    /// The object the event is about (`regarding`, core/v1 `involvedObject`).
+    #[serde(default)]
+    pub regarding: ObjectReference,
+    /// The secondary object (`related`), when any.
+    #[serde(default)]
+    pub related: Option<ObjectReference>,
+    /// `action` (events.k8s.io/v1 and core/v1 events written through it).
+    #[serde(default)]
+    pub action: Option<String>,
+    /// `reportingController` (core/v1 `reportingComponent`, else `source.component`).
+    #[serde(default)]
+    pub reporting_controller: Option<String>,
+    /// `reportingInstance` (else core/v1 `source.host`).
+    #[serde(default)]
+    pub reporting_instance: Option<String>,
+    /// `note` (core/v1 `message`), without the aggregation prefix; empty when absent.
+    #[serde(default)]
+    pub note: String,
+    /// Number of occurrences, at least 1.
+    pub count: u32,
+    /// When the event was first observed (UTC).
+    #[serde(default)]
+    pub first_timestamp: Option<DateTime<Utc>>,
+    /// When the event was last observed (UTC).
+    #[serde(default)]
+    pub last_timestamp: Option<DateTime<Utc>>,
+    /// `metadata.name` of the Event object.
+    #[serde(default)]
+    pub event_name: Option<String>,
+    /// `metadata.namespace` of the Event object (`default` for cluster-scoped objects).
+    #[serde(default)]
+    pub event_namespace: Option<String>,
+    /// `metadata.uid` of the Event object.
+    #[serde(default)]
+    pub event_uid: Option<String>,
+    /// The API the event was read from: `v1` (core) or `events.k8s.io/v1`.
+    #[serde(default)]
+    pub event_api_version: Option<String>,
+    /// Typed fields of the note; `null` until a grammar for the reason parses it.
+    #[serde(default)]
+    pub details: Option<Details>,
+    /// Observations about the record (sorted, no duplicates).
+    #[serde(default)]
+    pub flags: Vec<Flag>,
+}
+
+/// A reference to a Kubernetes object, as in `regarding` / `involvedObject` / `related`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ObjectReference {
+    /// Kind, e.g. `Pod`, `GPUPool`.
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// API version, e.g. `v1`, `tensor-fusion.ai/v1`.
+    #[serde(default)]
+    pub api_version: Option<String>,
+    /// Namespace; `None` for cluster-scoped objects.
+    #[serde(default)]
+    pub namespace: Option<String>,
+    /// Name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// UID.
+    #[serde(default)]
+    pub uid: Option<String>,
+    /// Field path inside the object, e.g. `spec.containers{cuda}`.
+    #[serde(default)]
+    pub field_path: Option<String>,
+}
+
+/// Typed fields carried by an event's note, one variant per message grammar.
+///
+/// No grammar is parsed yet, so no value of this type exists and `details` is always `null`.
+/// `#[non_exhaustive]`: variants will be added.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum Details {}
+
+impl JsonSchema for Details {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Details".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "object",
+            "description": "Typed fields of the note; `kind` names the grammar, the other fields are camelCase.",
+            "properties": { "kind": { "type": "string" } },
+            "required": ["kind"]
+        })
+    }
+}
+
+/// An observation about a record. Serialized in camelCase.
+///
+/// `#[non_exhaustive]`: flags will be added.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum Flag {
+    /// The note began with client-go's `(combined from similar events): ` aggregation prefix
+    /// (core/v1 EventCorrelator: more than 10 similar events in 10 minutes); it was removed.
+    CombinedFromSimilarEvents,
+    /// The observed `type` is not one the catalogue lists for this reason.
+    TypeMismatch,
+}
+
+impl EventRecord {
+    /// Whether the record carries `flag`.
+    pub fn has_flag(&self, flag: Flag) -> bool {
+        self.flags.contains(&flag)
+    }
+
+    /// The JSON Schema of the record contract (what `gpu-events schema` prints).
+    pub fn json_schema() -> schemars::Schema {
+        schemars::schema_for!(EventRecord)
+    }
+}

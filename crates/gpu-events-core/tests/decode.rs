@@ -1,0 +1,361 @@
+//! Decoding both Event APIs from JSON and YAML, Lists, streams, and bad input.
+
+use gpu_events_core::decode::{DecodeError, Decoder, Format};
+use gpu_events_core::reason::{KarpenterReason, SchedulerReason};
+use gpu_events_core::record::Flag;
+use gpu_events_core::{EventRecord, EventType, Group, Reason, Source};
+
+fn decode(input: &str) -> Vec<Result<EventRecord, DecodeError>> {
+    Decoder::from_str(input).collect()
+}
+
+fn records(input: &str) -> Vec<EventRecord> {
+    decode(input)
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|e| panic!("unexpected error: {e}")))
+        .collect()
+}
+
+const CORE_EVENT: &str = r#"{
+  "apiVersion": "v1", "kind": "Event",
+  "metadata": {"name": "gpu-pod.17f0", "namespace": "default", "uid": "e-1", "creationTimestamp": "2026-11-30T05:57:19Z"},
+  "involvedObject": {"kind": "Pod", "namespace": "default", "name": "gpu-pod", "uid": "p-1", "apiVersion": "v1", "fieldPath": ""},
+  "reason": "UnexpectedAdmissionError", "type": "Warning",
+  "message": "Allocate failed due to rpc error: code = Unavailable desc = error reading from server: EOF, which is unexpected",
+  "source": {"component": "kubelet", "host": "node6"},
+  "count": 3, "firstTimestamp": "2026-11-30T05:57:20Z", "lastTimestamp": "2026-11-30T05:59:00Z"
+}"#;
+
+const EVENTS_EVENT: &str = r#"{
+  "apiVersion": "events.k8s.io/v1", "kind": "Event",
+  "metadata": {"name": "llama-train-0.18a1", "namespace": "ml", "uid": "e-2", "creationTimestamp": "2026-11-30T05:40:03Z"},
+  "eventTime": "2026-11-30T05:40:03.002000Z",
+  "reportingController": "GangScheduler", "reportingInstance": "GangScheduler-op-0", "action": "Waiting",
+  "reason": "GangWaitingForMembers", "type": "Normal",
+  "regarding": {"kind": "Pod", "namespace": "ml", "name": "llama-train-0", "uid": "p-2"},
+  "note": "Waiting for gang members: 2/4 ready",
+  "series": {"count": 6, "lastObservedTime": "2026-11-30T05:46:10.500000Z"}
+}"#;
+
+#[test]
+fn core_v1_event_keeps_the_stable_fields() {
+    let [record] = records(CORE_EVENT).try_into().unwrap();
+    assert_eq!(record.reason, "UnexpectedAdmissionError");
+    assert!(record.known);
+    assert_eq!(record.source, Some(Source::Kubelet));
+    assert_eq!(record.group, Some(Group::Admission));
+    assert_eq!(record.type_, Some(EventType::Warning));
+    assert_eq!(record.regarding.kind.as_deref(), Some("Pod"));
+    assert_eq!(record.regarding.name.as_deref(), Some("gpu-pod"));
+    assert_eq!(record.regarding.uid.as_deref(), Some("p-1"));
+    assert_eq!(
+        record.regarding.field_path, None,
+        "empty strings become None"
+    );
+    // source.component / source.host fill the reporting fields of core/v1 events.
+    assert_eq!(record.reporting_controller.as_deref(), Some("kubelet"));
+    assert_eq!(record.reporting_instance.as_deref(), Some("node6"));
+    assert_eq!(record.count, 3);
+    // The oldest of firstTimestamp and creationTimestamp; the newest of lastTimestamp.
+    assert_eq!(
+        record.first_timestamp.unwrap().to_rfc3339(),
+        "2026-11-30T05:57:19+00:00"
+    );
+    assert_eq!(
+        record.last_timestamp.unwrap().to_rfc3339(),
+        "2026-11-30T05:59:00+00:00"
+    );
+    assert_eq!(record.event_name.as_deref(), Some("gpu-pod.17f0"));
+    assert_eq!(record.event_namespace.as_deref(), Some("default"));
+    assert_eq!(record.event_uid.as_deref(), Some("e-1"));
+    assert_eq!(record.event_api_version.as_deref(), Some("v1"));
+    assert!(record.note.starts_with("Allocate failed due to rpc error"));
+    assert!(record.flags.is_empty());
+    assert!(record.details.is_none());
+}
+
+#[test]
+fn events_k8s_io_event_uses_series_and_event_time() {
+    let [record] = records(EVENTS_EVENT).try_into().unwrap();
+    assert_eq!(record.count, 6, "series.count wins");
+    assert_eq!(
+        record.first_timestamp.unwrap().to_rfc3339(),
+        "2026-11-30T05:40:03+00:00"
+    );
+    assert_eq!(
+        record.last_timestamp.unwrap().to_rfc3339(),
+        "2026-11-30T05:46:10.500+00:00"
+    );
+    assert_eq!(record.action.as_deref(), Some("Waiting"));
+    assert_eq!(
+        record.reporting_controller.as_deref(),
+        Some("GangScheduler")
+    );
+    assert_eq!(
+        record.reporting_instance.as_deref(),
+        Some("GangScheduler-op-0")
+    );
+    assert_eq!(
+        record.event_api_version.as_deref(),
+        Some("events.k8s.io/v1")
+    );
+    assert_eq!(record.source, Some(Source::TensorFusion));
+    assert_eq!(record.group, Some(Group::Gang));
+    assert_eq!(
+        record.reason.info().unwrap().reporting_controllers,
+        ["GangScheduler"]
+    );
+}
+
+#[test]
+fn count_defaults_to_one_and_timestamps_come_from_event_time_alone() {
+    let input = r#"{"apiVersion":"events.k8s.io/v1","kind":"Event","reason":"Scheduled","type":"Normal",
+        "reportingController":"default-scheduler","eventTime":"2026-11-30T05:43:30.250000Z",
+        "regarding":{"kind":"Pod","name":"p"},"note":"Successfully assigned ns/p to node-a"}"#;
+    let [record] = records(input).try_into().unwrap();
+    assert_eq!(record.count, 1);
+    assert_eq!(record.first_timestamp, record.last_timestamp);
+    assert_eq!(
+        record.last_timestamp.unwrap().timestamp_subsec_micros(),
+        250_000
+    );
+    let core =
+        r#"{"apiVersion":"v1","kind":"Event","reason":"Pulled","count":0,"involvedObject":{}}"#;
+    let [record] = records(core).try_into().unwrap();
+    assert_eq!(record.count, 1, "count 0 still means one occurrence");
+    assert_eq!(record.first_timestamp, None);
+}
+
+#[test]
+fn reporting_fields_win_over_source_on_core_v1() {
+    let input = r#"{"apiVersion":"v1","kind":"Event","reason":"FailedScheduling","type":"Warning",
+        "reportingComponent":"karpenter","reportingInstance":"karpenter-0",
+        "source":{"component":"default-scheduler","host":"h"},"involvedObject":{"kind":"Pod","name":"p"}}"#;
+    let [record] = records(input).try_into().unwrap();
+    assert_eq!(record.reporting_controller.as_deref(), Some("karpenter"));
+    assert_eq!(record.reporting_instance.as_deref(), Some("karpenter-0"));
+    assert_eq!(
+        record.reason,
+        Reason::from(KarpenterReason::FailedScheduling)
+    );
+}
+
+#[test]
+fn list_of_both_apis_as_json_and_yaml_gives_the_same_records() {
+    let json = format!(
+        r#"{{"apiVersion":"v1","kind":"List","items":[{CORE_EVENT},{EVENTS_EVENT}],"metadata":{{"resourceVersion":""}}}}"#
+    );
+    let from_json = records(&json);
+    assert_eq!(from_json.len(), 2);
+    assert_eq!(Decoder::from_str(&json).format(), Format::Json);
+
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let yaml = serde_yaml_ng::to_string(&value).unwrap();
+    assert_eq!(Decoder::from_str(&yaml).format(), Format::Yaml);
+    assert_eq!(records(&yaml), from_json);
+}
+
+#[test]
+fn event_list_items_inherit_the_api_of_the_list() {
+    // An API server EventList carries apiVersion only on the list.
+    let input = r#"{"kind":"EventList","apiVersion":"events.k8s.io/v1","items":[
+        {"reason":"Nominated","type":"Normal","reportingController":"karpenter","regarding":{"kind":"Pod","name":"p"},
+         "note":"Pod should schedule on: nodeclaim/gpu-ljvhl"}]}"#;
+    let [record] = records(input).try_into().unwrap();
+    assert_eq!(
+        record.event_api_version.as_deref(),
+        Some("events.k8s.io/v1")
+    );
+    assert_eq!(record.note, "Pod should schedule on: nodeclaim/gpu-ljvhl");
+    assert_eq!(record.source, Some(Source::Karpenter));
+}
+
+#[test]
+fn multi_document_yaml_and_json_streams_and_watch_envelopes() {
+    let yaml = "apiVersion: v1\nkind: Event\nreason: Pulled\ntype: Normal\ninvolvedObject: {kind: Pod, name: a}\n---\n\
+                apiVersion: v1\nkind: Event\nreason: Created\ntype: Normal\ninvolvedObject: {kind: Pod, name: b}\n---\n";
+    let names: Vec<_> = records(yaml)
+        .into_iter()
+        .map(|r| r.regarding.name.unwrap())
+        .collect();
+    assert_eq!(names, ["a", "b"]);
+
+    let stream = format!(
+        "{CORE_EVENT}\n{{\"type\":\"ADDED\",\"object\":{EVENTS_EVENT}}}\n{{\"type\":\"BOOKMARK\",\"object\":{{\"kind\":\"Event\",\"metadata\":{{\"resourceVersion\":\"12\"}}}}}}\n[{CORE_EVENT}]"
+    );
+    let got = records(&stream);
+    assert_eq!(got.len(), 3, "bookmarks carry no event");
+    assert_eq!(got[1].reason, "GangWaitingForMembers");
+}
+
+#[test]
+fn unknown_reasons_and_types_survive() {
+    let input = r#"{"apiVersion":"v1","kind":"Event","reason":"XidCriticalError","type":"Critical",
+        "involvedObject":{"kind":"Node","name":"node-c"},"message":"Xid=79"}"#;
+    let [record] = records(input).try_into().unwrap();
+    assert!(!record.known);
+    assert_eq!(record.reason.as_str(), "XidCriticalError");
+    assert_eq!(record.type_.as_ref().unwrap().as_str(), "Critical");
+    assert_eq!((record.group, record.source), (None, None));
+    assert!(record.flags.is_empty(), "no expectation, so no mismatch");
+    let json = serde_json::to_value(&record).unwrap();
+    assert_eq!(json["reason"], "XidCriticalError");
+    assert_eq!(json["type"], "Critical");
+    assert_eq!(json["known"], false);
+    let back: EventRecord = serde_json::from_value(json).unwrap();
+    assert_eq!(back, record);
+}
+
+#[test]
+fn type_mismatch_is_flagged() {
+    let input = r#"{"apiVersion":"v1","kind":"Event","reason":"FailedScheduling","type":"Normal",
+        "source":{"component":"default-scheduler"},"involvedObject":{"kind":"Pod","name":"p"}}"#;
+    let [record] = records(input).try_into().unwrap();
+    assert_eq!(
+        record.reason,
+        Reason::from(SchedulerReason::FailedScheduling)
+    );
+    assert_eq!(record.flags, [Flag::TypeMismatch]);
+    assert_eq!(
+        serde_json::to_value(&record).unwrap()["flags"],
+        serde_json::json!(["typeMismatch"])
+    );
+    let good = input.replace("\"Normal\"", "\"Warning\"");
+    assert!(records(&good)[0].flags.is_empty());
+}
+
+#[test]
+fn combined_from_similar_events_prefix_is_removed_and_flagged() {
+    let input = r#"{"apiVersion":"v1","kind":"Event","reason":"FailedCreatePodSandBox","type":"Warning",
+        "involvedObject":{"kind":"Pod","name":"cuda-vectoradd-kata"},
+        "message":"(combined from similar events): Failed to create pod sandbox: rpc error: code = Unknown desc = x"}"#;
+    let [record] = records(input).try_into().unwrap();
+    assert_eq!(
+        record.note,
+        "Failed to create pod sandbox: rpc error: code = Unknown desc = x"
+    );
+    assert!(record.has_flag(Flag::CombinedFromSimilarEvents));
+}
+
+#[test]
+fn a_bad_item_is_reported_and_the_others_go_on() {
+    let input = format!(
+        r#"{{"apiVersion":"v1","kind":"List","items":[{CORE_EVENT},
+        {{"apiVersion":"v1","kind":"Event","metadata":{{"name":"bad.1"}},"count":"many","involvedObject":{{}}}},
+        {{"apiVersion":"v1","kind":"Pod","metadata":{{"name":"not-an-event"}}}},
+        42,
+        {{"apiVersion":"apps/v1","kind":"Event"}},
+        {EVENTS_EVENT}]}}"#
+    );
+    let results = decode(&input);
+    assert_eq!(results.len(), 6);
+    assert!(results[0].is_ok() && results[5].is_ok());
+    let messages: Vec<String> = results[1..5]
+        .iter()
+        .map(|r| r.as_ref().unwrap_err().to_string())
+        .collect();
+    assert!(
+        messages[0].starts_with("document 1, items[1] (event \"bad.1\"): count:"),
+        "{}",
+        messages[0]
+    );
+    assert!(messages[0].contains("expected i32"), "{}", messages[0]);
+    assert!(
+        messages[1].contains("kind \"Pod\" is not an Event"),
+        "{}",
+        messages[1]
+    );
+    assert!(
+        messages[2].contains("items[3]") && messages[2].contains("found a number"),
+        "{}",
+        messages[2]
+    );
+    assert!(
+        messages[3].contains("apiVersion \"apps/v1\""),
+        "{}",
+        messages[3]
+    );
+    assert!(
+        results[1..5]
+            .iter()
+            .all(|r| !r.as_ref().unwrap_err().is_fatal())
+    );
+}
+
+#[test]
+fn malformed_json_reports_line_and_column_and_stops() {
+    let input =
+        format!("{CORE_EVENT}\n{{\"apiVersion\": \"v1\",\n  \"kind\": Event}}\n{CORE_EVENT}");
+    let results = decode(&input);
+    assert_eq!(results.len(), 2, "the error ends decoding");
+    assert!(results[0].is_ok());
+    match results[1].as_ref().unwrap_err() {
+        DecodeError::Json {
+            line,
+            column,
+            message,
+        } => {
+            assert_eq!((*line, *column), (11, 11), "the `E` of `Event` on line 11");
+            assert!(message.contains("expected value"), "{message}");
+        }
+        other => panic!("expected a JSON error, got {other:?}"),
+    }
+    let truncated = &CORE_EVENT[..CORE_EVENT.len() / 2];
+    let err = decode(truncated).pop().unwrap().unwrap_err();
+    assert!(err.is_fatal());
+    assert!(
+        err.to_string().starts_with("malformed JSON at line "),
+        "{err}"
+    );
+}
+
+#[test]
+fn malformed_yaml_reports_line_and_column() {
+    let input = "apiVersion: v1\nkind: Event\nreason: [unclosed\ntype: Normal\n";
+    let err = decode(input).pop().unwrap().unwrap_err();
+    match &err {
+        DecodeError::Yaml { line, column, .. } => {
+            assert!(line.is_some() && column.is_some(), "{err}")
+        }
+        other => panic!("expected a YAML error, got {other:?}"),
+    }
+    assert!(err.to_string().contains("at line"), "{err}");
+}
+
+#[test]
+fn invalid_utf8_and_empty_input() {
+    let err = Decoder::from_slice(b"reason: \xff\xfe")
+        .next()
+        .unwrap()
+        .unwrap_err();
+    assert!(matches!(err, DecodeError::NotUtf8(_)), "{err}");
+    assert!(Decoder::from_str("  \n\t ").next().is_none());
+    assert_eq!(Decoder::from_str("").format(), Format::Empty);
+    let json_bad_utf8 = Decoder::from_slice(b"{\"reason\": \"\xff\"}")
+        .next()
+        .unwrap()
+        .unwrap_err();
+    assert!(json_bad_utf8.is_fatal(), "{json_bad_utf8}");
+}
+
+#[test]
+fn a_document_that_is_not_an_event_is_an_item_error() {
+    let results = decode("just some text\n");
+    assert_eq!(results.len(), 1);
+    let err = results[0].as_ref().unwrap_err();
+    assert!(!err.is_fatal());
+    assert!(
+        err.to_string()
+            .contains("expected an Event object, found a string"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_reader_api_reads_the_same_as_the_str_api() {
+    let json = format!("{CORE_EVENT}{EVENTS_EVENT}");
+    let from_reader: Vec<_> = Decoder::from_reader(json.as_bytes())
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(from_reader, records(&json));
+}

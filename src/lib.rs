@@ -1,0 +1,8 @@
+#![doc = include_str!("../README.md")]
+//!
+//! The facade of the gpu-events workspace: it re-exports the member crates behind features, as
+//! the `kube` crate does for `kube-core`, `kube-client` and `kube-runtime`.
+
+/// The catalogue, records and decoders (`gpu-events-core`). Feature `core`, on by default.
+#[cfg(feature = "core")]
+pub use gpu_events_core as core;
