@@ -347,3 +347,38 @@ fn the_reporting_controller_decides_between_shared_strings() {
         "GangScheduled"
     );
 }
+
+#[test]
+fn reason_serde_and_schema_are_plain_strings_derived_from_the_tables() {
+    let reason = Reason::from(TensorFusionReason::DriverProbeFailed);
+    assert_eq!(
+        serde_json::to_string(&reason).unwrap(),
+        "\"DriverProbeFailed\""
+    );
+    assert_eq!(
+        serde_json::from_str::<Reason>("\"DriverProbeFailed\"").unwrap(),
+        reason
+    );
+    let err = serde_json::from_str::<Reason>("\"NoSuchReason\"").unwrap_err();
+    assert!(err.to_string().contains("NoSuchReason"), "{err}");
+
+    let schema = serde_json::to_value(schemars::schema_for!(ReasonName)).unwrap();
+    assert_eq!(schema["type"], "string");
+    assert!(
+        schema.get("enum").is_none(),
+        "an enum would reject newer reasons"
+    );
+    let examples: Vec<&str> = schema["examples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let distinct: HashSet<&str> = Reason::all().iter().map(|r| r.as_str()).collect();
+    assert_eq!(
+        examples.len(),
+        distinct.len(),
+        "every distinct wire string once"
+    );
+    assert!(examples.contains(&"GangWaitingForMembers") && examples.contains(&"OutOf<resource>"));
+}

@@ -162,6 +162,36 @@ impl std::fmt::Display for Reason {
     }
 }
 
+impl serde::Serialize for Reason {
+    /// The wire string (a family serializes as its pattern, e.g. `OutOf<resource>`).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Reason {
+    /// A catalogued wire string (primary entry when shared); unknown strings are an error, use
+    /// [`ReasonName`] to keep them.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let wire = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        wire.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl schemars::JsonSchema for Reason {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Reason".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "A catalogued event reason (see `gpu-events reasons`).",
+            "examples": name::known_wire_strings()
+        })
+    }
+}
+
 impl std::fmt::Display for Source {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.pad(self.as_str())

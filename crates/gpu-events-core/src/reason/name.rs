@@ -151,11 +151,21 @@ impl schemars::JsonSchema for ReasonName {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        // A plain string, never an enum: unknown and newer reasons must validate.
+        // The known strings are examples, not an `enum`: unknown and newer reasons must validate.
         schemars::json_schema!({
             "type": "string",
             "description": "Event reason exactly as recorded; `gpu-events reasons` lists the catalogued ones.",
-            "examples": ["FailedScheduling", "GangWaitingForMembers", "OutOfnvidia.com/gpu"]
+            "examples": known_wire_strings()
         })
     }
+}
+
+/// Every distinct catalogued wire string, in catalogue order (families as patterns).
+pub(super) fn known_wire_strings() -> Vec<&'static str> {
+    let mut seen = std::collections::HashSet::new();
+    Reason::all()
+        .iter()
+        .map(|r| r.as_str())
+        .filter(|w| seen.insert(*w))
+        .collect()
 }
