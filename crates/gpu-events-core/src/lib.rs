@@ -4,6 +4,7 @@
 //! No I/O beyond reading what it is given, no kube client, no async runtime.
 
 pub mod decode;
+pub mod details;
 mod event_type;
 pub mod reason;
 pub mod record;

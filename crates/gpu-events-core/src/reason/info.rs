@@ -2,6 +2,7 @@
 
 use super::{Group, Reason, Source, TensorFusionReason};
 use crate::EventType;
+use crate::details::Grammar;
 
 /// One catalogue entry. Read-only: every value comes from the reason's row in its source table.
 ///
@@ -37,6 +38,8 @@ pub struct ReasonInfo {
     pub reference: &'static str,
     /// `true` when only older releases of the source emit it.
     pub retired: bool,
+    /// The grammar of the note, when the note carries data (see [`crate::details`]).
+    pub grammar: Option<&'static Grammar>,
 }
 
 impl ReasonInfo {
@@ -55,6 +58,7 @@ impl ReasonInfo {
         meaning: "",
         reference: "",
         retired: false,
+        grammar: None,
     };
 
     /// For a family (`OutOf<resource>`), the fixed text before and after the placeholder.

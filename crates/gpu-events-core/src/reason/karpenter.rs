@@ -19,6 +19,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["karpenter"],
         note_formats: &["Pod should schedule on: nodeclaim/%s, node/%s", "Pod should schedule on: nodeclaim/%s"],
+        grammar: Some(&crate::details::ecosystem::NOMINATED),
     }
     FailedScheduling {
         meaning: "Karpenter's own provisioning simulation found no NodePool and instance type that can run this pending Pod, so it launches nothing for it; the note gives the per-NodePool incompatibility (requirements, limits, taints, missing resources). For a GPU Pod it usually means no NodePool offers the GPU instance type, the NodePool GPU limit is exhausted, or a GPU taint is not tolerated.",

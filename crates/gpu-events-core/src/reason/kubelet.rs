@@ -24,6 +24,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Pulling image %q"],
+        grammar: Some(&crate::details::node::PULLING),
     }
     Pulled {
         meaning: "The image is ready for the container: either the pull finished (with duration, time including queueing and, in newer kubelets, the image size) or the image was already on the node.",

@@ -9,7 +9,7 @@ use super::{Group, Reason, ReasonInfo, Source};
 impl Serialize for ReasonInfo {
     /// The JSON shape of `gpu-events reasons -o json` (camelCase, like Kubernetes).
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut s = serializer.serialize_struct("ReasonInfo", 13)?;
+        let mut s = serializer.serialize_struct("ReasonInfo", 14)?;
         s.serialize_field("reason", self.wire)?;
         s.serialize_field("id", self.id)?;
         s.serialize_field("family", &self.family_affixes().is_some())?;
@@ -21,6 +21,7 @@ impl Serialize for ReasonInfo {
         s.serialize_field("actions", self.actions)?;
         s.serialize_field("noteFormats", self.note_formats)?;
         s.serialize_field("retired", &self.retired)?;
+        s.serialize_field("detailsKinds", self.grammar.map_or(&[][..], |g| g.kinds))?;
         s.serialize_field("meaning", self.meaning)?;
         s.serialize_field("reference", self.reference)?;
         s.end()
@@ -29,7 +30,8 @@ impl Serialize for ReasonInfo {
 
 /// The whole catalogue as a JSON array, one object per entry (the output of
 /// `gpu-events reasons -o json`): `reason`, `id`, `family`, `types`, `objects`, `group`,
-/// `source`, `reportingControllers`, `actions`, `noteFormats`, `retired`, `meaning`, `reference`.
+/// `source`, `reportingControllers`, `actions`, `noteFormats`, `retired`, `detailsKinds` (the
+/// `details.kind` values of its grammar), `meaning`, `reference`.
 pub fn catalogue_json() -> serde_json::Value {
     let infos: Vec<&ReasonInfo> = Reason::all().iter().map(|r| r.info()).collect();
     serde_json::to_value(infos).expect("catalogue entries are plain strings and booleans")
@@ -71,8 +73,8 @@ pub fn catalogue_markdown() -> String {
         let _ = writeln!(out, "\n## {} ({} reasons)\n", source.as_str(), rows.len());
         let _ = writeln!(
             out,
-            "| reason | type | objects | group | reporting controllers | actions | meaning | reference |\n\
-             |---|---|---|---|---|---|---|---|"
+            "| reason | type | objects | group | reporting controllers | actions | details | meaning | reference |\n\
+             |---|---|---|---|---|---|---|---|---|"
         );
         for info in rows {
             let types = info
@@ -88,13 +90,14 @@ pub fn catalogue_markdown() -> String {
             };
             let _ = writeln!(
                 out,
-                "| `{}` | {} | {} | `{}` | {} | {} | {} | {} |",
+                "| `{}` | {} | {} | `{}` | {} | {} | {} | {} | {} |",
                 info.wire,
                 types,
                 info.objects.join(", "),
                 info.group.as_str(),
                 code_list(info.reporting_controllers),
                 code_list(info.actions),
+                code_list(info.grammar.map_or(&[][..], |g| g.kinds)),
                 cell(info.meaning),
                 cell(info.reference),
             );

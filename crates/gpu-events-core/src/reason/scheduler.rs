@@ -17,6 +17,7 @@ reason_table! {
         reporting_controllers: &["default-scheduler", "*-scheduler", "*scheduler"],
         actions: &["Binding"],
         note_formats: &["Successfully assigned %v/%v to %v", "Successfully assigned %v to %v"],
+        grammar: Some(&crate::details::scheduling::SCHEDULED),
     }
     FailedScheduling {
         meaning: "No node can take the Pod right now; the note is the FitError (`0/N nodes are available: ...`) with the per-node reasons and the preemption outcome, or a plugin error.",

@@ -141,6 +141,7 @@ reason_table! {
         reporting_controllers: &["GangScheduler"],
         actions: &["Waiting"],
         note_formats: &["Waiting for gang members: %d/%d ready"],
+        grammar: Some(&crate::details::tensorfusion::GANG_MEMBERS_WAITING),
     }
     GangScheduled {
         meaning: "The scheduler plugin saw the gang reach quorum and released all waiting members; recorded on the Pod that completed the group.",

@@ -6,11 +6,17 @@ use k8s_openapi::api::core::v1 as core;
 use k8s_openapi::api::events::v1 as events;
 
 use super::{EventRecord, Flag, ObjectReference};
+use crate::details::{Details, Note};
 use crate::time::{from_micro_time, from_time};
 use crate::{EventType, ReasonName};
 
 /// client-go `EventCorrelator` aggregation prefix (tools/record/events_cache.go).
 const COMBINED_PREFIX: &str = "(combined from similar events): ";
+/// The API server's note limit in bytes (events.k8s.io validation `NoteLengthLimit`).
+const NOTE_LIMIT: usize = 1024;
+/// What kube-scheduler (`truncateMessage`) and Kueue (`TruncateEventMessage`) put at the end of a
+/// note they cut to [`NOTE_LIMIT`].
+const TRUNCATION_MARKER: &str = " ...";
 
 /// The fields both APIs share, before normalization.
 struct Fields<'a> {
@@ -66,7 +72,21 @@ impl Fields<'_> {
         let type_ = self.type_.map(EventType::parse);
         let info = reason.info();
 
+        let details = info.and_then(|i| i.grammar).map(|grammar| {
+            grammar.parse(
+                &Note::new(&note)
+                    .with_action(self.action)
+                    .with_reporting_controller(self.reporting_controller),
+            )
+        });
+
         let mut flags = Vec::new();
+        if matches!(details, Some(Details::Unrecognized)) {
+            flags.push(Flag::UnrecognizedNote);
+        }
+        if note.len() == NOTE_LIMIT && note.ends_with(TRUNCATION_MARKER) {
+            flags.push(Flag::Truncated);
+        }
         if combined {
             flags.push(Flag::CombinedFromSimilarEvents);
         }
@@ -103,7 +123,7 @@ impl Fields<'_> {
             event_namespace: self.namespace.map(str::to_owned),
             event_uid: self.uid.map(str::to_owned),
             event_api_version: Some(self.api_version.to_owned()),
-            details: None,
+            details,
             flags,
         }
     }

@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::details::Details;
 use crate::{EventType, Group, ReasonName, Source};
 
 /// One Kubernetes Event, normalized from `core/v1` or `events.k8s.io/v1`.
@@ -84,7 +85,9 @@ pub struct EventRecord {
     /// The API the event was read from: `v1` (core) or `events.k8s.io/v1`.
     #[serde(default)]
     pub event_api_version: Option<String>,
-    /// Typed fields of the note; `null` until a grammar for the reason parses it.
+    /// Typed fields of the note, when the reason's catalogue row has a grammar; `null` for unknown
+    /// reasons and reasons whose note carries no data. `{"kind": "unrecognized"}` when the note
+    /// does not match the grammar.
     #[serde(default)]
     pub details: Option<Details>,
     /// Observations about the record (sorted, no duplicates).
@@ -117,29 +120,6 @@ pub struct ObjectReference {
     pub field_path: Option<String>,
 }
 
-/// Typed fields carried by an event's note, one variant per message grammar.
-///
-/// No grammar is parsed yet, so no value of this type exists and `details` is always `null`.
-/// `#[non_exhaustive]`: variants will be added.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub enum Details {}
-
-impl JsonSchema for Details {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Details".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": "object",
-            "description": "Typed fields of the note; `kind` names the grammar, the other fields are camelCase.",
-            "properties": { "kind": { "type": "string" } },
-            "required": ["kind"]
-        })
-    }
-}
-
 /// An observation about a record. Serialized in camelCase.
 ///
 /// `#[non_exhaustive]`: flags will be added.
@@ -154,6 +134,11 @@ pub enum Flag {
     CombinedFromSimilarEvents,
     /// The observed `type` is not one the catalogue lists for this reason.
     TypeMismatch,
+    /// The note does not match its reason's grammar (`details` is `{"kind": "unrecognized"}`).
+    UnrecognizedNote,
+    /// The note was cut by its recorder at the 1024-byte limit (it is exactly 1024 bytes and ends
+    /// with kube-scheduler's and Kueue's ` ...` marker).
+    Truncated,
 }
 
 impl EventRecord {
