@@ -26,15 +26,23 @@ enum Command {
     /// Read events (kubectl JSON or YAML: one Event, an EventList/List, or a stream; core/v1 or
     /// events.k8s.io/v1) and print them as typed records.
     ///
-    /// With no FILE and nothing piped in, reads the bundled sample dump. Items that cannot be read
-    /// are reported on stderr and the rest are printed; the exit status is 1 if anything was not read.
+    /// Also reads the text people paste: `kubectl describe` output (its Events sections),
+    /// `kubectl get events` tables, klog "Event occurred" lines, and JSON Lines of records.
+    /// With no FILE, reads standard input when it is piped, else the bundled sample dump. Items
+    /// that cannot be read are reported on stderr and the rest are printed; the exit status is 1
+    /// if anything was not read.
     Explain {
         /// Input file, or `-` for standard input.
+        #[arg(conflicts_with = "sample")]
         file: Option<PathBuf>,
+        /// Read the bundled sample dump (compiled into the binary), whatever stdin is.
+        #[arg(long)]
+        sample: bool,
         /// Output format: a kubectl-style table, or JSON Lines (one record per line).
         #[arg(short, long, value_enum, default_value_t = ExplainOutput::Table)]
         output: ExplainOutput,
-        /// Reference time for the LAST SEEN column (RFC 3339); defaults to now.
+        /// Reference time (RFC 3339) for LAST SEEN and for the relative ages of pasted tables
+        /// (`4m43s`); defaults to now.
         #[arg(long, value_parser = parse_time)]
         now: Option<DateTime<Utc>>,
     },
@@ -72,9 +80,20 @@ fn main() -> ExitCode {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match cli.command {
-        Command::Explain { file, output, now } => {
-            explain::run(file.as_deref(), output, now, &mut out)
+        Command::Explain {
+            file,
+            sample,
+            output,
+            now,
+        } => {
+            let input = match (&file, sample) {
+                (Some(path), _) => explain::Input::File(path),
+                (None, true) => explain::Input::Sample,
+                (None, false) => explain::Input::Auto,
+            };
+            explain::run(input, output, now, &mut out)
         }
+
         Command::Reasons { output } => reasons::run(output, &mut out),
         Command::Schema => print_schema(&mut out),
     };
@@ -84,7 +103,7 @@ fn main() -> ExitCode {
         // A closed pipe (`| head`) is not an error.
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("gpu-events: error: {err:#}");
             ExitCode::FAILURE
         }
     }

@@ -237,3 +237,67 @@ fn schema_describes_the_record_contract() {
         "reasons are open strings, never an enum"
     );
 }
+
+#[test]
+fn a_pasted_describe_output_reads_from_stdin() {
+    let paste =
+        include_str!("../../../tests/fixtures/cases/047-xpk-kueue-admission-pending-tpu.txt");
+    let output = run(
+        &[
+            "explain",
+            "-",
+            "-o",
+            "json",
+            "--now",
+            "2026-11-30T06:00:00Z",
+        ],
+        Some(paste),
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let records = json_lines(&output);
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[0]["reason"], "Pending");
+    assert_eq!(records[0]["count"], 3);
+    assert_eq!(records[0]["reportingController"], "kueue-admission");
+    assert_eq!(
+        records[0]["lastTimestamp"], "2026-11-30T05:55:37.000000Z",
+        "4m23s before --now"
+    );
+    assert_eq!(records[0]["flags"], serde_json::json!(["approximateTime"]));
+}
+
+#[test]
+fn sample_flag_table_sorting_and_namespaces() {
+    let output = run(&["explain", "--sample"], Some("not used"));
+    assert!(output.status.success());
+    let text = stdout(&output);
+    let header = text.lines().nth(1).unwrap();
+    assert!(
+        header.starts_with("NAMESPACE"),
+        "the sample spans namespaces: {header}"
+    );
+    // Oldest first: the 3h-old defrag event leads, the newest event closes the table.
+    let rows: Vec<&str> = text.lines().skip(2).collect();
+    assert!(rows[0].contains("DefragFinished"), "{}", rows[0]);
+    assert!(rows.last().unwrap().contains("CheckpointSaved"), "{text}");
+
+    let empty = run(
+        &["explain", "-"],
+        Some("{\"kind\":\"List\",\"apiVersion\":\"v1\",\"items\":[]}"),
+    );
+    assert!(empty.status.success());
+    assert!(String::from_utf8_lossy(&empty.stderr).contains("no events found"));
+}
+
+#[test]
+fn control_characters_never_reach_the_table() {
+    let input = r#"{"apiVersion":"v1","kind":"Event","reason":"Bad\nReason","type":"Warning","involvedObject":{"kind":"Pod","name":"a\u001b[31mred"},"message":"line1\nline2\ttab"}"#;
+    let output = run(&["explain", "-"], Some(input));
+    let text = stdout(&output);
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(!text.contains('\u{1b}') && !text.contains('\t'));
+}

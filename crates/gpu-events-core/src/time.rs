@@ -47,3 +47,35 @@ mod tests {
         assert_eq!(converted.timestamp_subsec_millis(), 500);
     }
 }
+
+/// Serde for `Option<DateTime<Utc>>` as RFC 3339 in UTC with exactly six fractional digits
+/// (`2026-11-30T05:46:10.500000Z`, Kubernetes' MicroTime shape), so every timestamp of a record
+/// has the same length and sorts as text. Reading accepts any RFC 3339 time.
+pub(crate) mod micros {
+    use chrono::{DateTime, SecondsFormat, Utc};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(
+        time: &Option<DateTime<Utc>>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match time {
+            Some(time) => {
+                serializer.serialize_str(&time.to_rfc3339_opts(SecondsFormat::Micros, true))
+            }
+            None => serializer.serialize_none(),
+        }
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<DateTime<Utc>>, D::Error> {
+        let text: Option<std::borrow::Cow<'de, str>> = Option::deserialize(deserializer)?;
+        text.map(|t| {
+            DateTime::parse_from_rfc3339(&t)
+                .map(|t| t.to_utc())
+                .map_err(serde::de::Error::custom)
+        })
+        .transpose()
+    }
+}

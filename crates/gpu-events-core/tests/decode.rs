@@ -255,7 +255,7 @@ fn a_bad_item_is_reported_and_the_others_go_on() {
         .map(|r| r.as_ref().unwrap_err().to_string())
         .collect();
     assert!(
-        messages[0].starts_with("document 1, items[1] (event \"bad.1\"): count:"),
+        messages[0].starts_with("document 1, items[1] (name \"bad.1\"): count:"),
         "{}",
         messages[0]
     );
@@ -358,4 +358,54 @@ fn the_reader_api_reads_the_same_as_the_str_api() {
         .map(Result::unwrap)
         .collect();
     assert_eq!(from_reader, records(&json));
+}
+
+#[test]
+fn objects_that_are_not_events_are_reported_not_invented() {
+    for input in [r#"{"foo":1}"#, "{}"] {
+        let err = decode(input).pop().unwrap().unwrap_err();
+        assert!(err.to_string().contains("not an Event"), "{input}: {err}");
+    }
+}
+
+#[test]
+fn the_api_version_is_kept_as_received_and_deleted_watch_events_are_flagged() {
+    let beta = EVENTS_EVENT.replace("events.k8s.io/v1", "events.k8s.io/v1beta1");
+    let [record] = records(&beta).try_into().unwrap();
+    assert_eq!(
+        record.event_api_version.as_deref(),
+        Some("events.k8s.io/v1beta1")
+    );
+    assert_eq!(record.count, 6);
+    let deleted = format!(r#"{{"type":"DELETED","object":{CORE_EVENT}}}"#);
+    let [record] = records(&deleted).try_into().unwrap();
+    assert_eq!(record.flags, [Flag::Deleted]);
+}
+
+#[test]
+fn shared_reason_strings_use_the_object_kind_and_type_when_the_reporter_does_not_decide() {
+    // Kueue's Started is on a Job; the kubelet's on a Pod.
+    let job = r#"{"apiVersion":"v1","kind":"Event","reason":"Started","type":"Normal",
+        "involvedObject":{"kind":"Job","name":"train"},"message":"Admitted by clusterQueue cq"}"#;
+    assert_eq!(records(job)[0].source, Some(Source::Kueue));
+    let pod = job.replace("\"Job\"", "\"Pod\"");
+    assert_eq!(records(&pod)[0].source, Some(Source::Kubelet));
+}
+
+#[test]
+fn records_written_as_json_lines_read_back_unchanged() {
+    let originals = records(&format!("{CORE_EVENT}{EVENTS_EVENT}"));
+    let lines: String = originals
+        .iter()
+        .map(|r| serde_json::to_string(r).unwrap() + "\n")
+        .collect();
+    assert!(
+        lines.contains("\"lastTimestamp\":\"2026-11-30T05:46:10.500000Z\""),
+        "{lines}"
+    );
+    assert!(
+        lines.contains("\"firstTimestamp\":\"2026-11-30T05:57:19.000000Z\""),
+        "{lines}"
+    );
+    assert_eq!(records(&lines), originals);
 }

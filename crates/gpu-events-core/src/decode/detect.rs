@@ -12,6 +12,9 @@ pub enum Format {
     Json,
     /// Anything else: one or more YAML documents.
     Yaml,
+    /// Text people paste: `kubectl describe` Events sections, `kubectl get events` tables, klog
+    /// `"Event occurred"` lines (told apart from YAML by their table headers and rows).
+    Text,
     /// Nothing but white space (and a byte-order mark).
     Empty,
 }

@@ -3,25 +3,32 @@
 use std::fmt;
 
 /// Where a bad item was: the document (1-based, in input order) and, inside a List or array,
-/// the item index (0-based, as in `items[3]`).
+/// the item index (0-based, as in `items[3]`); for the text formats, the line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ItemLocation {
     /// 1-based index of the top-level document (JSON value or YAML document).
     pub document: usize,
     /// 0-based index inside the document's `items` (or top-level array), if any.
     pub item: Option<usize>,
-    /// `metadata.name` of the item, when it could be read.
+    /// 1-based line of the input, for the text formats.
+    pub line: Option<usize>,
+    /// `metadata.name` of the item, when it could be read (an Event's name, or the name of the
+    /// object found in its place).
     pub name: Option<String>,
 }
 
 impl fmt::Display for ItemLocation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "document {}", self.document)?;
+        if let Some(line) = self.line {
+            write!(f, "line {line}")?;
+        } else {
+            write!(f, "document {}", self.document)?;
+        }
         if let Some(item) = self.item {
             write!(f, ", items[{item}]")?;
         }
         if let Some(name) = &self.name {
-            write!(f, " (event {name:?})")?;
+            write!(f, " (name {name:?})")?;
         }
         Ok(())
     }

@@ -30,7 +30,8 @@ impl<R: Read> JsonDocuments<R> {
             } else {
                 DecodeError::Json {
                     line: err.line(),
-                    column: err.column(),
+                    // serde_json says column 0 at the start of a line (end of input after a newline).
+                    column: err.column().max(1),
                     message: strip_position(&err),
                 }
             }

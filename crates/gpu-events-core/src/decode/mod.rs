@@ -1,6 +1,11 @@
-//! Decoding event text into [`EventRecord`]s: one Event, an `EventList` or `List`, a top-level
-//! array, or a stream of them (concatenated JSON values, watch envelopes `{type, object}`,
-//! multi-document YAML), from either `core/v1` or `events.k8s.io/v1`, detected without flags.
+//! Decoding event text into [`EventRecord`]s, detected without flags:
+//!
+//! * JSON or YAML: one Event, an `EventList` or `List`, a top-level array, or a stream of them
+//!   (concatenated JSON values, watch envelopes `{type, object}`, multi-document YAML), from
+//!   `core/v1` or `events.k8s.io/v1`; and JSON Lines of records (`gpu-events explain -o json`).
+//! * Text: the Events section of `kubectl describe`, `kubectl get events` tables, klog
+//!   `"Event occurred"` lines, e2e event dumps. Relative ages are resolved against
+//!   [`Decoder::reference_time`] (default: now) and flagged `approximateTime`.
 //!
 //! [`Decoder`] is an iterator of `Result<EventRecord, DecodeError>`. A bad item (wrong field type,
 //! not an Event) yields an [`DecodeError::Item`] and decoding goes on; malformed JSON or YAML
@@ -22,11 +27,14 @@
 mod detect;
 mod error;
 mod json;
+mod text;
 mod value;
 mod yaml;
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read};
+
+use chrono::{DateTime, Utc};
 
 pub use detect::Format;
 pub use error::{DecodeError, ItemLocation};
@@ -37,6 +45,8 @@ use crate::EventRecord;
 enum Documents<R: Read> {
     Json(json::JsonDocuments<R>),
     Yaml(yaml::YamlDocuments),
+    /// A text input, decoded at the first pull (when the reference time is known).
+    Text(String),
     Done,
 }
 
@@ -46,7 +56,10 @@ pub struct Decoder<R: Read> {
     format: Format,
     /// Items of the current document not converted yet.
     pending: VecDeque<value::PendingItem>,
+    /// Records decoded ahead (text formats).
+    ready: VecDeque<Result<EventRecord, DecodeError>>,
     document_index: usize,
+    now: Option<DateTime<Utc>>,
 }
 
 impl<'a> Decoder<&'a [u8]> {
@@ -63,8 +76,8 @@ impl<'a> Decoder<&'a [u8]> {
 }
 
 impl<R: Read> Decoder<BufReader<R>> {
-    /// Decode from a reader (buffered internally). JSON is read value by value; YAML is read
-    /// whole, because its documents are parsed together.
+    /// Decode from a reader (buffered internally). JSON is read value by value; YAML and text are
+    /// read whole, because their documents are parsed together.
     pub fn from_reader(reader: R) -> Self {
         Decoder::new(BufReader::new(reader))
     }
@@ -77,19 +90,35 @@ impl<R: BufRead> Decoder<R> {
                 Format::Json,
                 Documents::Json(json::JsonDocuments::new(reader)),
             ),
-            Ok(Format::Yaml) => match yaml::YamlDocuments::read(reader) {
-                Ok(docs) => (Format::Yaml, Documents::Yaml(docs)),
+            Ok(Format::Empty) => (Format::Empty, Documents::Done),
+            Ok(_) => match read_text(reader) {
+                Ok(text) if text::looks_like_text(&text) => (Format::Text, Documents::Text(text)),
+                Ok(text) => (
+                    Format::Yaml,
+                    Documents::Yaml(yaml::YamlDocuments::parse(&text)),
+                ),
                 Err(err) => (Format::Yaml, Documents::failed(err)),
             },
-            Ok(Format::Empty) => (Format::Empty, Documents::Done),
             Err(err) => (Format::Empty, Documents::failed(err)),
         };
         Decoder {
             documents,
             format,
             pending: VecDeque::new(),
+            ready: VecDeque::new(),
             document_index: 0,
+            now: None,
         }
+    }
+}
+
+/// The rest of the input as UTF-8 text.
+fn read_text(mut reader: impl Read) -> Result<String, DecodeError> {
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes)?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(err) => Err(DecodeError::NotUtf8(err.utf8_error())),
     }
 }
 
@@ -98,24 +127,38 @@ impl<R: Read> Documents<R> {
     fn failed(err: DecodeError) -> Self {
         Documents::Yaml(yaml::YamlDocuments::failed(err))
     }
-
-    fn next(&mut self) -> Option<Result<serde_json::Value, DecodeError>> {
-        let next = match self {
-            Documents::Json(docs) => docs.next(),
-            Documents::Yaml(docs) => docs.next(),
-            Documents::Done => None,
-        };
-        if matches!(next, None | Some(Err(_))) {
-            *self = Documents::Done;
-        }
-        next
-    }
 }
 
 impl<R: Read> Decoder<R> {
     /// The detected input format.
     pub fn format(&self) -> Format {
         self.format
+    }
+
+    /// The time relative ages (`4m43s`, `LAST SEEN`) of text formats are counted back from;
+    /// default: the current time when decoding starts.
+    pub fn reference_time(mut self, now: DateTime<Utc>) -> Self {
+        self.now = Some(now);
+        self
+    }
+
+    /// The next top-level document, or records decoded ahead.
+    fn next_document(&mut self) -> Option<Result<serde_json::Value, DecodeError>> {
+        let next = match &mut self.documents {
+            Documents::Json(docs) => docs.next(),
+            Documents::Yaml(docs) => docs.next(),
+            Documents::Text(text) => {
+                let text = std::mem::take(text);
+                self.ready
+                    .extend(text::decode(&text, self.now.unwrap_or_else(Utc::now)));
+                None
+            }
+            Documents::Done => None,
+        };
+        if matches!(next, None | Some(Err(_))) {
+            self.documents = Documents::Done;
+        }
+        next
     }
 }
 
@@ -124,6 +167,9 @@ impl<R: Read> Iterator for Decoder<R> {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
+            if let Some(ready) = self.ready.pop_front() {
+                return Some(ready);
+            }
             if let Some(item) = self.pending.pop_front() {
                 match item.into_record() {
                     Ok(Some(record)) => return Some(Ok(record)),
@@ -131,9 +177,11 @@ impl<R: Read> Iterator for Decoder<R> {
                     Err(err) => return Some(Err(err)),
                 }
             }
-            let document = match self.documents.next()? {
-                Ok(document) => document,
-                Err(err) => return Some(Err(err)),
+            let document = match self.next_document() {
+                Some(Ok(document)) => document,
+                Some(Err(err)) => return Some(Err(err)),
+                None if self.ready.is_empty() => return None,
+                None => continue,
             };
             self.document_index += 1;
             value::expand(document, self.document_index, &mut self.pending);

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::{DecodeError, ItemLocation};
 use crate::EventRecord;
+use crate::record::Flag;
 
 /// Which Event schema an item follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +46,7 @@ pub(super) fn expand(document: Value, index: usize, out: &mut VecDeque<PendingIt
     let location = |item| ItemLocation {
         document: index,
         item,
+        line: None,
         name: None,
     };
     match document {
@@ -135,6 +137,7 @@ impl PendingItem {
                 );
             }
         };
+        let mut deleted = false;
         if is_watch_envelope(&map) {
             let kind = map
                 .get("type")
@@ -144,6 +147,7 @@ impl PendingItem {
             let object = map.remove("object").unwrap_or_default();
             match kind.as_str() {
                 "BOOKMARK" => return Ok(None),
+
                 "ERROR" => {
                     let message = object
                         .get("message")
@@ -152,6 +156,8 @@ impl PendingItem {
                     return fail(location, format!("watch ERROR: {message}"));
                 }
                 _ => {
+                    deleted = kind == "DELETED";
+
                     // `is_watch_envelope` checked that `object` is an object.
                     if let Value::Object(inner) = object {
                         map = inner;
@@ -172,14 +178,40 @@ impl PendingItem {
                 format!("kind {kind:?} is not an Event (expected Event, EventList or List)"),
             );
         }
-        let api = match map.get("apiVersion").and_then(Value::as_str) {
+        // JSON Lines of records (`gpu-events explain -o json`) read back as they were written.
+        if !map.contains_key("kind") && map.contains_key("known") && map.contains_key("regarding") {
+            return read::<EventRecord>(Value::Object(map))
+                .map(|mut record| {
+                    // The reason string alone does not say which of several entries it was.
+                    record.reason = crate::ReasonName::resolve_with(
+                        record.reason.as_str(),
+                        record.reporting_controller.as_deref(),
+                        record.regarding.kind.as_deref(),
+                        record.type_.as_ref(),
+                    );
+                    Some(record)
+                })
+                .map_err(|message| DecodeError::Item { location, message });
+        }
+        if !map.contains_key("kind") && !EVENT_FIELDS.iter().any(|key| map.contains_key(*key)) {
+            return fail(
+                location,
+                "not an Event: no kind, reason, message/note or involvedObject/regarding"
+                    .to_owned(),
+            );
+        }
+        let api_version = map
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let api = match api_version.as_deref() {
             Some(version) => match api_of_version(version) {
                 Some(api) => api,
                 None => {
                     return fail(
                         location,
                         format!(
-                            "apiVersion {version:?} is not an Event API (expected v1 or events.k8s.io/v1)"
+                            "apiVersion {version:?} is not an Event API (expected v1, events.k8s.io/v1 or events.k8s.io/v1beta1)"
                         ),
                     );
                 }
@@ -196,10 +228,30 @@ impl PendingItem {
             Api::Events => read::<events::Event>(value).map(EventRecord::from),
         };
         result
-            .map(Some)
+            .map(|mut record| {
+                // Keep the version as received (events.k8s.io/v1beta1 is read with the v1 type).
+                if let Some(version) = api_version.filter(|v| v.starts_with("events.k8s.io/")) {
+                    record.event_api_version = Some(version);
+                }
+                if deleted {
+                    record.flags.push(Flag::Deleted);
+                    record.flags.sort_unstable();
+                }
+                Some(record)
+            })
             .map_err(|message| DecodeError::Item { location, message })
     }
 }
+
+/// Fields of which an Event without `kind` must have at least one.
+const EVENT_FIELDS: [&str; 6] = [
+    "reason",
+    "message",
+    "note",
+    "involvedObject",
+    "regarding",
+    "eventTime",
+];
 
 /// Without `apiVersion`, the field names tell the API apart.
 fn guess_api(map: &Map<String, Value>) -> Api {

@@ -3,7 +3,6 @@
 //! serde_yaml_ng parses all documents of a string together, so the input is read whole.
 
 use std::collections::VecDeque;
-use std::io::Read;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -16,10 +15,7 @@ pub(super) struct YamlDocuments {
 }
 
 impl YamlDocuments {
-    pub(super) fn read(mut reader: impl Read) -> Result<Self, DecodeError> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
-        let text = std::str::from_utf8(&bytes)?;
+    pub(super) fn parse(text: &str) -> Self {
         let mut documents = VecDeque::new();
         for document in serde_yaml_ng::Deserializer::from_str(text) {
             match Value::deserialize(document) {
@@ -37,7 +33,7 @@ impl YamlDocuments {
                 }
             }
         }
-        Ok(YamlDocuments { documents })
+        YamlDocuments { documents }
     }
 
     pub(super) fn failed(err: DecodeError) -> Self {

@@ -5,6 +5,7 @@ use std::str::FromStr;
 use std::sync::LazyLock;
 
 use super::Reason;
+use crate::EventType;
 
 /// Exact wire strings to their entries (more than one when reporters share a string), in order of
 /// precedence; family patterns kept aside with their fixed prefix and suffix.
@@ -43,15 +44,25 @@ fn candidates(wire: &str) -> (&'static [Reason], bool) {
     (&[], false)
 }
 
-/// The entry for `wire` as reported by `reporting_controller`, and whether it matched a family.
-pub(super) fn resolve(wire: &str, reporting_controller: Option<&str>) -> Option<(Reason, bool)> {
+/// What the event says besides its reason, used to choose between entries sharing a wire string.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Hints<'a> {
+    pub(super) reporting_controller: Option<&'a str>,
+    pub(super) regarding_kind: Option<&'a str>,
+    pub(super) event_type: Option<&'a EventType>,
+}
+
+/// The entry for `wire` given the hints, and whether it matched a family.
+///
+/// Among entries sharing the string, in order: one naming the reporting controller exactly, one
+/// matching it by wildcard, one listing the regarding kind (and then the type), else the primary.
+pub(super) fn resolve(wire: &str, hints: Hints<'_>) -> Option<(Reason, bool)> {
     let (found, family) = candidates(wire);
     let first = *found.first()?;
-    if found.len() > 1
-        && let Some(controller) = reporting_controller.filter(|c| !c.is_empty())
-    {
-        // An entry naming the controller exactly beats a wildcard match (`vc-scheduler` is
-        // Volcano's even though kube-scheduler lists `*-scheduler`).
+    if found.len() == 1 {
+        return Some((first, family));
+    }
+    if let Some(controller) = hints.reporting_controller.filter(|c| !c.is_empty()) {
         let exact = found
             .iter()
             .find(|r| r.info().reporting_controllers.contains(&controller));
@@ -61,7 +72,18 @@ pub(super) fn resolve(wire: &str, reporting_controller: Option<&str>) -> Option<
             return Some((chosen, family));
         }
     }
-    Some((first, family))
+    let kind_matches = |r: &&Reason| {
+        hints
+            .regarding_kind
+            .is_none_or(|kind| r.info().objects.contains(&kind))
+    };
+    let type_matches = |r: &&Reason| hints.event_type.is_none_or(|t| r.info().expects_type(t));
+    let chosen = found
+        .iter()
+        .find(|r| kind_matches(r) && type_matches(r))
+        .or_else(|| found.iter().find(kind_matches))
+        .unwrap_or(&first);
+    Some((*chosen, family))
 }
 
 impl Reason {
@@ -71,14 +93,21 @@ impl Reason {
     /// it, the first in [`Source::ALL`](super::Source::ALL) order wins; use
     /// [`Reason::from_wire_reported_by`] to let the reporting controller decide.
     pub fn from_wire(wire: &str) -> Option<Reason> {
-        resolve(wire, None).map(|(reason, _)| reason)
+        resolve(wire, Hints::default()).map(|(reason, _)| reason)
     }
 
     /// Look up the entry for a wire string as recorded by `reporting_controller`
     /// (`reportingController`, or `source.component` on core/v1). Falls back to the primary entry
     /// when no entry lists that controller.
     pub fn from_wire_reported_by(wire: &str, reporting_controller: Option<&str>) -> Option<Reason> {
-        resolve(wire, reporting_controller).map(|(reason, _)| reason)
+        resolve(
+            wire,
+            Hints {
+                reporting_controller,
+                ..Hints::default()
+            },
+        )
+        .map(|(reason, _)| reason)
     }
 
     /// Every entry whose wire string is exactly `wire` (shared strings give several).

@@ -7,6 +7,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::{Reason, ReasonInfo, lookup};
+use crate::EventType;
 
 /// The `reason` of an event as received: its catalogue entry when known, and always the exact
 /// wire string.
@@ -34,7 +35,24 @@ impl ReasonName {
     /// core/v1 `source.component`): when several entries share the string, the one that lists
     /// this controller wins (`FailedScheduling` from `karpenter` is Karpenter's).
     pub fn resolve(wire: &str, reporting_controller: Option<&str>) -> Self {
-        match lookup::resolve(wire, reporting_controller) {
+        Self::resolve_with(wire, reporting_controller, None, None)
+    }
+
+    /// Parse a wire string with everything the event says: when several entries share the string
+    /// (`Started` from the kubelet on a Pod, or from Kueue on a Job), the reporting controller
+    /// decides first (exact name, then wildcard), then the regarding object's kind, then the type.
+    pub fn resolve_with(
+        wire: &str,
+        reporting_controller: Option<&str>,
+        regarding_kind: Option<&str>,
+        event_type: Option<&EventType>,
+    ) -> Self {
+        let hints = lookup::Hints {
+            reporting_controller,
+            regarding_kind,
+            event_type,
+        };
+        match lookup::resolve(wire, hints) {
             Some((reason, false)) => ReasonName {
                 known: Some(reason),
                 raw: None,
@@ -160,11 +178,13 @@ impl schemars::JsonSchema for ReasonName {
     }
 }
 
-/// Every distinct catalogued wire string, in catalogue order (families as patterns).
+/// Every distinct catalogued wire string, in catalogue order (families left out: their pattern is
+/// not a wire string).
 pub(super) fn known_wire_strings() -> Vec<&'static str> {
     let mut seen = std::collections::HashSet::new();
     Reason::all()
         .iter()
+        .filter(|r| r.info().family_affixes().is_none())
         .map(|r| r.as_str())
         .filter(|w| seen.insert(*w))
         .collect()

@@ -1,5 +1,5 @@
-//! `core/v1` and `events.k8s.io/v1` Events into [`EventRecord`]: both go through [`Fields`], so
-//! the normalization rules live in one place.
+//! `core/v1` and `events.k8s.io/v1` Events (and the text formats of `crate::decode`) into
+//! [`EventRecord`]: all go through [`RawEvent`], so the normalization rules live in one place.
 
 use chrono::{DateTime, Utc};
 use k8s_openapi::api::core::v1 as core;
@@ -18,26 +18,30 @@ const NOTE_LIMIT: usize = 1024;
 /// note they cut to [`NOTE_LIMIT`].
 const TRUNCATION_MARKER: &str = " ...";
 
-/// The fields both APIs share, before normalization.
-struct Fields<'a> {
-    reason: Option<&'a str>,
-    type_: Option<&'a str>,
-    note: Option<&'a str>,
-    regarding: ObjectReference,
-    related: Option<ObjectReference>,
-    action: Option<&'a str>,
-    reporting_controller: Option<&'a str>,
-    reporting_instance: Option<&'a str>,
-    series_count: Option<i32>,
-    count: Option<i32>,
+/// The fields every input shares, before normalization.
+#[derive(Default)]
+pub(crate) struct RawEvent<'a> {
+    pub(crate) reason: Option<&'a str>,
+    pub(crate) type_: Option<&'a str>,
+    pub(crate) note: Option<&'a str>,
+    pub(crate) regarding: ObjectReference,
+    pub(crate) related: Option<ObjectReference>,
+    pub(crate) action: Option<&'a str>,
+    pub(crate) reporting_controller: Option<&'a str>,
+    pub(crate) reporting_instance: Option<&'a str>,
+    pub(crate) series_count: Option<i32>,
+    pub(crate) count: Option<i32>,
     /// Candidates for the first observation; the oldest wins.
-    first: [Option<DateTime<Utc>>; 3],
+    pub(crate) first: [Option<DateTime<Utc>>; 3],
     /// Candidates for the last observation; the newest wins.
-    last: [Option<DateTime<Utc>>; 3],
-    name: Option<&'a str>,
-    namespace: Option<&'a str>,
-    uid: Option<&'a str>,
-    api_version: &'static str,
+    pub(crate) last: [Option<DateTime<Utc>>; 3],
+    pub(crate) name: Option<&'a str>,
+    pub(crate) namespace: Option<&'a str>,
+    pub(crate) uid: Option<&'a str>,
+    /// `v1` or `events.k8s.io/v1`; `None` for text formats, which do not say.
+    pub(crate) api_version: Option<&'static str>,
+    /// Times come from relative ages (`4m43s`) resolved against a reference time.
+    pub(crate) approximate_time: bool,
 }
 
 fn non_empty(s: &Option<String>) -> Option<&str> {
@@ -59,8 +63,8 @@ fn object_reference(r: &core::ObjectReference) -> ObjectReference {
     }
 }
 
-impl Fields<'_> {
-    fn into_record(self) -> EventRecord {
+impl RawEvent<'_> {
+    pub(crate) fn into_record(self) -> EventRecord {
         let (note, combined) = match self.note {
             Some(note) => match note.strip_prefix(COMBINED_PREFIX) {
                 Some(rest) => (rest.to_owned(), true),
@@ -68,8 +72,13 @@ impl Fields<'_> {
             },
             None => (String::new(), false),
         };
-        let reason = ReasonName::resolve(self.reason.unwrap_or(""), self.reporting_controller);
         let type_ = self.type_.map(EventType::parse);
+        let reason = ReasonName::resolve_with(
+            self.reason.unwrap_or(""),
+            self.reporting_controller,
+            self.regarding.kind.as_deref(),
+            type_.as_ref(),
+        );
         let info = reason.info();
 
         let details = info.and_then(|i| i.grammar).map(|grammar| {
@@ -89,6 +98,9 @@ impl Fields<'_> {
         }
         if combined {
             flags.push(Flag::CombinedFromSimilarEvents);
+        }
+        if self.approximate_time {
+            flags.push(Flag::ApproximateTime);
         }
         if let (Some(info), Some(observed)) = (info, &type_)
             && !info.expects_type(observed)
@@ -122,7 +134,7 @@ impl Fields<'_> {
             event_name: self.name.map(str::to_owned),
             event_namespace: self.namespace.map(str::to_owned),
             event_uid: self.uid.map(str::to_owned),
-            event_api_version: Some(self.api_version.to_owned()),
+            event_api_version: self.api_version.map(str::to_owned),
             details,
             flags,
         }
@@ -133,7 +145,7 @@ impl From<&core::Event> for EventRecord {
     fn from(event: &core::Event) -> Self {
         let source = event.source.as_ref();
         let event_time = event.event_time.as_ref().and_then(from_micro_time);
-        Fields {
+        RawEvent {
             reason: non_empty(&event.reason),
             type_: non_empty(&event.type_),
             note: event.message.as_deref(),
@@ -167,7 +179,8 @@ impl From<&core::Event> for EventRecord {
             name: non_empty(&event.metadata.name),
             namespace: non_empty(&event.metadata.namespace),
             uid: non_empty(&event.metadata.uid),
-            api_version: "v1",
+            api_version: Some("v1"),
+            approximate_time: false,
         }
         .into_record()
     }
@@ -177,7 +190,7 @@ impl From<&events::Event> for EventRecord {
     fn from(event: &events::Event) -> Self {
         let source = event.deprecated_source.as_ref();
         let event_time = event.event_time.as_ref().and_then(from_micro_time);
-        Fields {
+        RawEvent {
             reason: non_empty(&event.reason),
             type_: non_empty(&event.type_),
             note: event.note.as_deref(),
@@ -217,7 +230,8 @@ impl From<&events::Event> for EventRecord {
             name: non_empty(&event.metadata.name),
             namespace: non_empty(&event.metadata.namespace),
             uid: non_empty(&event.metadata.uid),
-            api_version: "events.k8s.io/v1",
+            api_version: Some("events.k8s.io/v1"),
+            approximate_time: false,
         }
         .into_record()
     }

@@ -5,6 +5,8 @@
 
 mod convert;
 
+pub(crate) use convert::RawEvent;
+
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -66,13 +68,17 @@ pub struct EventRecord {
     #[serde(default)]
     pub note: String,
     /// Number of occurrences, at least 1.
+    #[schemars(range(min = 1))]
     pub count: u32,
-    /// When the event was first observed (UTC).
-    #[serde(default)]
+    /// When the event was first observed (UTC; RFC 3339 with six fractional digits).
+    #[serde(default, with = "crate::time::micros")]
+    #[schemars(with = "Option<DateTime<Utc>>")]
     pub first_timestamp: Option<DateTime<Utc>>,
-    /// When the event was last observed (UTC).
-    #[serde(default)]
+    /// When the event was last observed (UTC; RFC 3339 with six fractional digits).
+    #[serde(default, with = "crate::time::micros")]
+    #[schemars(with = "Option<DateTime<Utc>>")]
     pub last_timestamp: Option<DateTime<Utc>>,
+
     /// `metadata.name` of the Event object.
     #[serde(default)]
     pub event_name: Option<String>,
@@ -134,6 +140,13 @@ pub enum Flag {
     CombinedFromSimilarEvents,
     /// The observed `type` is not one the catalogue lists for this reason.
     TypeMismatch,
+    /// `firstTimestamp`/`lastTimestamp` come from relative ages (`4m43s (x93 over 24m)` in
+    /// `kubectl describe`, `LAST SEEN` in `kubectl get events`) resolved against a reference time,
+    /// so they are as precise as the age (seconds to days).
+    ApproximateTime,
+    /// The event came from a watch `DELETED` notification: the Event object expired or was
+    /// removed; it is not a new occurrence.
+    Deleted,
     /// The note does not match its reason's grammar (`details` is `{"kind": "unrecognized"}`).
     UnrecognizedNote,
     /// The note was cut by its recorder at the 1024-byte limit (it is exactly 1024 bytes and ends

@@ -1,0 +1,193 @@
+//! Log lines that echo events: klog's `"Event occurred"` (client-go tools/record `event.go`,
+//! structured logging since Kubernetes 1.20) and the Kubernetes e2e framework's event dump
+//! (`INFO: At <time> - event for <name>: {<component> <host>} <Reason>: <message>`).
+
+use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, TimeZone, Utc};
+
+use crate::details::template::go_unquote;
+
+/// One event echoed in a log line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct LoggedEvent {
+    pub(crate) namespace: Option<String>,
+    pub(crate) name: Option<String>,
+    pub(crate) kind: Option<String>,
+    pub(crate) api_version: Option<String>,
+    pub(crate) field_path: Option<String>,
+    pub(crate) type_: Option<String>,
+    pub(crate) reason: String,
+    pub(crate) message: String,
+    pub(crate) component: Option<String>,
+    pub(crate) host: Option<String>,
+    pub(crate) time: Option<DateTime<Utc>>,
+}
+
+const KLOG_MARKER: &str = "\"Event occurred\"";
+
+/// Whether a line is one of the log formats read here.
+pub(crate) fn is_log_line(line: &str) -> bool {
+    line.contains(KLOG_MARKER) || (line.contains(" - event for ") && line.contains("INFO: At "))
+}
+
+/// Parse a klog `"Event occurred"` line; `now` supplies the year klog leaves out.
+pub(crate) fn parse_klog(line: &str, now: DateTime<Utc>) -> Option<LoggedEvent> {
+    let (prefix, fields) = line.split_once(KLOG_MARKER)?;
+    let mut event = LoggedEvent {
+        time: klog_time(prefix.trim_start(), now),
+        ..LoggedEvent::default()
+    };
+    for (key, value) in logfmt(fields) {
+        match key {
+            "object" => match value.split_once('/') {
+                Some((namespace, name)) => {
+                    event.namespace = Some(namespace.to_owned()).filter(|n| !n.is_empty());
+                    event.name = Some(name.to_owned());
+                }
+                None => event.name = Some(value),
+            },
+            "kind" => event.kind = Some(value),
+            "apiVersion" => event.api_version = Some(value),
+            "fieldPath" => event.field_path = Some(value).filter(|v| !v.is_empty()),
+            "type" => event.type_ = Some(value),
+            "reason" => event.reason = value,
+            "message" => event.message = value,
+            _ => {}
+        }
+    }
+    (!event.reason.is_empty()).then_some(event)
+}
+
+/// `I1130 05:40:02.123456 ...`: severity, month, day, time; the year is the one that puts the
+/// time at or before `now`.
+fn klog_time(prefix: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    let mut chars = prefix.chars();
+    if !matches!(chars.next()?, 'I' | 'W' | 'E' | 'F') {
+        return None;
+    }
+    let rest = chars.as_str();
+    let month: u32 = rest.get(0..2)?.parse().ok()?;
+    let day: u32 = rest.get(2..4)?.parse().ok()?;
+    let clock = rest.get(4..)?.split_whitespace().next()?;
+    let time = chrono::NaiveTime::parse_from_str(clock, "%H:%M:%S%.f").ok()?;
+    let at = |year| {
+        NaiveDate::from_ymd_opt(year, month, day).map(|d| Utc.from_utc_datetime(&d.and_time(time)))
+    };
+    let this_year = at(now.year())?;
+    if this_year > now + chrono::TimeDelta::days(1) {
+        at(now.year() - 1)
+    } else {
+        Some(this_year)
+    }
+}
+
+/// `key="quoted value" key=bare` pairs; quoted values use Go escapes.
+fn logfmt(text: &str) -> Vec<(&str, String)> {
+    let mut out = Vec::new();
+    let mut rest = text.trim_start();
+    while let Some((key, after)) = rest.split_once('=') {
+        let key = key.trim();
+        if after.starts_with('"') {
+            // Find the closing quote, skipping escaped ones.
+            let bytes = after.as_bytes();
+            let mut i = 1;
+            while i < bytes.len() && bytes[i] != b'"' {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            let end = (i + 1).min(after.len());
+            let quoted = after.get(..end).unwrap_or(after);
+            out.push((
+                key,
+                go_unquote(quoted).unwrap_or_else(|| quoted.trim_matches('"').to_owned()),
+            ));
+            rest = after.get(end..).unwrap_or("").trim_start();
+        } else {
+            let end = after.find(' ').unwrap_or(after.len());
+            out.push((key, after[..end].to_owned()));
+            rest = after[end..].trim_start();
+        }
+    }
+    out
+}
+
+/// Parse an e2e framework event line: `INFO: At 2017-07-25 07:39:30 +0000 UTC - event for
+/// NAME: {COMPONENT HOST} REASON: MESSAGE`.
+pub(crate) fn parse_e2e(line: &str) -> Option<LoggedEvent> {
+    let (_, rest) = line.split_once("INFO: At ")?;
+    let (time, rest) = rest.split_once(" - event for ")?;
+    let (name, rest) = rest.split_once(": {")?;
+    let (source, rest) = rest.split_once("} ")?;
+    let (reason, message) = rest.split_once(": ")?;
+    let (component, host) = match source.split_once(' ') {
+        Some((component, host)) => (component, host),
+        None => (source, ""),
+    };
+    let time = NaiveDateTime::parse_from_str(time.trim_end_matches(" UTC"), "%Y-%m-%d %H:%M:%S %z")
+        .ok()
+        .map(|t| Utc.from_utc_datetime(&t))
+        .or_else(|| {
+            DateTime::parse_from_str(time.trim_end_matches(" UTC"), "%Y-%m-%d %H:%M:%S %z")
+                .ok()
+                .map(|t| t.to_utc())
+        });
+    Some(LoggedEvent {
+        name: Some(name.to_owned()),
+        reason: reason.to_owned(),
+        message: message.to_owned(),
+        component: Some(component.to_owned()).filter(|c| !c.is_empty()),
+        host: Some(host.to_owned()).filter(|h| !h.is_empty()),
+        time,
+        ..LoggedEvent::default()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_klog_event_lines() {
+        let now = "2026-11-30T06:00:00Z".parse().unwrap();
+        let line = r#"I1130 05:40:02.123456   12345 event.go:307] "Event occurred" object="ml/llama-0" fieldPath="" kind="Pod" apiVersion="v1" type="Warning" reason="FailedScheduling" message="0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: \"x\"""#;
+        let event = parse_klog(line, now).unwrap();
+        assert_eq!(event.namespace.as_deref(), Some("ml"));
+        assert_eq!(event.name.as_deref(), Some("llama-0"));
+        assert_eq!(event.kind.as_deref(), Some("Pod"));
+        assert_eq!(event.reason, "FailedScheduling");
+        assert_eq!(
+            event.message,
+            "0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: \"x\""
+        );
+        assert_eq!(
+            event.time.unwrap().to_rfc3339(),
+            "2026-11-30T05:40:02.123456+00:00"
+        );
+        // December lines read in January belong to the year before.
+        let january = "2027-01-02T00:00:00Z".parse().unwrap();
+        assert_eq!(
+            parse_klog(&line.replace("I1130", "I1231"), january)
+                .unwrap()
+                .time
+                .unwrap()
+                .year(),
+            2026
+        );
+        assert!(parse_klog("I1130 random log line", now).is_none());
+    }
+
+    #[test]
+    fn reads_e2e_dumps() {
+        let line = "INFO: At 2017-07-25 07:39:30 +0000 UTC - event for cos-nvidia-installer: {daemonset-controller } FailedPlacement: failed to place pod on \"m\": Node didn't have enough resource: cpu, requested: 150, used: 950, capacity: 1000";
+        let event = parse_e2e(line).unwrap();
+        assert_eq!(event.name.as_deref(), Some("cos-nvidia-installer"));
+        assert_eq!(
+            (event.component.as_deref(), event.host.as_deref()),
+            (Some("daemonset-controller"), None)
+        );
+        assert_eq!(event.reason, "FailedPlacement");
+        assert!(event.message.starts_with("failed to place pod on"));
+        assert_eq!(
+            event.time.unwrap().to_rfc3339(),
+            "2017-07-25T07:39:30+00:00"
+        );
+    }
+}

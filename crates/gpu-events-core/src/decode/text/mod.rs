@@ -1,0 +1,330 @@
+//! The text people paste: the Events section of `kubectl describe` (several objects in one paste,
+//! each tied to its `Name:`/`Namespace:` header), `kubectl get events` tables (with or without the
+//! header, `-A` or `-o wide`), klog `"Event occurred"` lines and e2e event dumps.
+//!
+//! Relative ages are resolved against a reference time and the records are flagged
+//! `approximateTime`. A line inside an Events table that is not a row continues the previous
+//! row's message (terminals wrap long messages); nothing is dropped.
+
+mod age;
+mod columns;
+mod klog;
+mod row;
+
+use chrono::{DateTime, Utc};
+
+use self::age::Age;
+use self::row::{Header, Row};
+use super::{DecodeError, ItemLocation};
+use crate::EventRecord;
+use crate::record::{ObjectReference, RawEvent};
+
+/// Whether the input is one of the text formats rather than YAML: it has an event table header,
+/// an event row, or an event log line among its first lines.
+pub(crate) fn looks_like_text(input: &str) -> bool {
+    input
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(200)
+        .any(|line| {
+            klog::is_log_line(line)
+                || Header::parse(line).is_some()
+                || line.trim() == "Events:"
+                || Row::parse(line, None)
+                    .is_some_and(|row| row.type_.is_some() || row.object.is_some())
+        })
+}
+
+/// The object a describe section is about, from its `Name:`/`Namespace:`/`Kind:` lines.
+#[derive(Clone, Debug, Default)]
+struct Described {
+    name: Option<String>,
+    namespace: Option<String>,
+    kind: Option<String>,
+}
+
+impl Described {
+    /// Learn from a top-level `Key:  value` line of `kubectl describe`.
+    fn learn(&mut self, line: &str) {
+        let Some((key, value)) = line.split_once(':') else {
+            return;
+        };
+        if line.starts_with(char::is_whitespace) {
+            return;
+        }
+        let value = value.trim();
+        match key {
+            // A new object starts at its Name.
+            "Name" => {
+                *self = Described {
+                    name: Some(value.to_owned()),
+                    ..Described::default()
+                }
+            }
+            "Namespace" => self.namespace = Some(value.to_owned()),
+            "Kind" => self.kind = Some(value.to_owned()),
+            // kubectl describe pod/node print no Kind line; their sections tell them apart.
+            "Containers" | "Init Containers" | "QoS Class" if self.kind.is_none() => {
+                self.kind = Some("Pod".to_owned())
+            }
+            "Taints" | "Roles" | "Capacity" if self.kind.is_none() => {
+                self.kind = Some("Node".to_owned())
+            }
+            "Completions" if self.kind.is_none() => self.kind = Some("Job".to_owned()),
+            "Desired Number of Nodes Scheduled" => self.kind = Some("DaemonSet".to_owned()),
+            "StrategyType" if self.kind.is_none() => self.kind = Some("Deployment".to_owned()),
+            _ => {}
+        }
+    }
+}
+
+/// Proper Kind for the lower-case kind of `kubectl get events` OBJECT (`pod/x`, `gpupool/x`).
+fn kind_of(lower: &str) -> String {
+    const KINDS: [&str; 25] = [
+        "Pod",
+        "Node",
+        "Namespace",
+        "Service",
+        "Job",
+        "CronJob",
+        "DaemonSet",
+        "Deployment",
+        "ReplicaSet",
+        "StatefulSet",
+        "PersistentVolumeClaim",
+        "PersistentVolume",
+        "ConfigMap",
+        "Secret",
+        "GPUPool",
+        "GPUNode",
+        "GPUNodeClaim",
+        "TensorFusionWorkload",
+        "TensorFusionConnection",
+        "GPUResourceQuota",
+        "Workload",
+        "PodGroup",
+        "NodeClaim",
+        "NodePool",
+        "HorizontalPodAutoscaler",
+    ];
+    let kind = lower.split('.').next().unwrap_or(lower);
+    KINDS
+        .iter()
+        .find(|k| k.eq_ignore_ascii_case(kind))
+        .map_or_else(
+            || {
+                let mut chars = kind.chars();
+                chars
+                    .next()
+                    .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                    .unwrap_or_default()
+            },
+            |k| (*k).to_owned(),
+        )
+}
+
+/// A row with the context it was found in, before it becomes a record.
+struct Pending<'a> {
+    row: Row<'a>,
+    message: String,
+    object: Described,
+}
+
+/// Decode a text input into records, in input order.
+pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord, DecodeError>> {
+    let mut out = Vec::new();
+    let mut described = Described::default();
+    let mut header: Option<Header> = None;
+    let mut pending: Option<Pending<'_>> = None;
+    let mut in_events = false;
+    for (index, line) in input.lines().enumerate() {
+        let number = index + 1;
+        if line.trim().is_empty() {
+            flush(&mut pending, now, &mut out);
+            continue;
+        }
+        if line.trim_start().starts_with("# ") {
+            continue; // A paste's own comment (`# ... (omitted) ...`).
+        }
+        if klog::is_log_line(line) {
+            flush(&mut pending, now, &mut out);
+            let logged = klog::parse_klog(line, now).or_else(|| klog::parse_e2e(line));
+            out.push(match logged {
+                Some(event) => Ok(logged_record(&event)),
+                None => Err(DecodeError::Item {
+                    location: ItemLocation {
+                        document: 1,
+                        item: None,
+                        name: None,
+                        line: Some(number),
+                    },
+                    message: "an event log line whose fields could not be read".to_owned(),
+                }),
+            });
+            continue;
+        }
+        if let Some(found) = Header::parse(line) {
+            flush(&mut pending, now, &mut out);
+            header = Some(found);
+            in_events = true;
+            continue;
+        }
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("----") {
+            continue;
+        }
+        if trimmed.starts_with("Events:") {
+            flush(&mut pending, now, &mut out);
+            in_events = true;
+            header = None;
+            continue;
+        }
+        if let Some(row) = Row::parse(line, header.as_ref()) {
+            flush(&mut pending, now, &mut out);
+            in_events = true;
+            pending = Some(Pending {
+                message: row.message.to_owned(),
+                row,
+                object: described.clone(),
+            });
+
+            continue;
+        }
+        match &mut pending {
+            // A wrapped message continues on the next line.
+            Some(p)
+                if in_events
+                    && !(line.starts_with(|c: char| !c.is_whitespace())
+                        && line.contains(":  ")) =>
+            {
+                p.message.push(' ');
+                p.message.push_str(line.trim());
+            }
+            _ => {
+                flush(&mut pending, now, &mut out);
+                if !line.starts_with(char::is_whitespace) {
+                    in_events = false;
+                    header = None;
+                }
+                described.learn(line);
+            }
+        }
+    }
+    flush(&mut pending, now, &mut out);
+    out
+}
+
+fn flush(
+    pending: &mut Option<Pending<'_>>,
+    now: DateTime<Utc>,
+    out: &mut Vec<Result<EventRecord, DecodeError>>,
+) {
+    if let Some(p) = pending.take() {
+        out.push(Ok(row_record(p, now)));
+    }
+}
+
+fn ago(now: DateTime<Utc>, delta: Option<chrono::TimeDelta>) -> Option<DateTime<Utc>> {
+    delta.and_then(|d| now.checked_sub_signed(d))
+}
+
+/// `component`, `component, host` or `{component host}`.
+fn split_source(from: &str) -> (Option<&str>, Option<&str>) {
+    let from = from.trim().trim_start_matches('{').trim_end_matches('}');
+    let (component, host) = match from.split_once(", ").or_else(|| from.split_once(' ')) {
+        Some((component, host)) => (component.trim(), Some(host.trim())),
+        None => (from, None),
+    };
+    (
+        Some(component).filter(|c| !c.is_empty()),
+        host.filter(|h| !h.is_empty()),
+    )
+}
+
+fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
+    let Pending {
+        row,
+        message,
+        object,
+        ..
+    } = p;
+    let (component, host) = row.from.map_or((None, None), split_source);
+    let mut regarding = ObjectReference::default();
+    match row.object.and_then(|o| o.split_once('/')) {
+        Some((kind, name)) => {
+            regarding.kind = Some(kind_of(kind));
+            regarding.name = Some(name.to_owned());
+            regarding.namespace = row.namespace.map(str::to_owned);
+        }
+        None => {
+            regarding.kind = object.kind.clone();
+            regarding.name = object.name.clone();
+            regarding.namespace = object
+                .namespace
+                .clone()
+                .or_else(|| row.namespace.map(str::to_owned));
+        }
+    }
+    // kubectl ≥1.35 describe prefixes container events with `spec.containers{NAME}: `.
+    let mut note = message.as_str();
+    if let Some((path, rest)) = note.split_once("}: ")
+        && path.starts_with("spec.")
+        && path.contains('{')
+        && !path.contains(' ')
+    {
+        regarding.field_path = Some(format!("{path}}}"));
+        note = rest;
+    }
+    if let Some(sub) = row.subobject.filter(|s| *s != "<none>") {
+        regarding.field_path = Some(sub.to_owned());
+    }
+    let Age { last, first, count } = row.age.unwrap_or(Age {
+        last: None,
+        first: None,
+        count: None,
+    });
+    let first = first
+        .or_else(|| row.first_seen.and_then(|a| a.last))
+        .or(last);
+    let namespace = regarding.namespace.clone();
+    RawEvent {
+        reason: Some(row.reason),
+        type_: row.type_,
+        note: Some(note),
+        regarding,
+        reporting_controller: component,
+        reporting_instance: host,
+        count: count.or(row.count),
+        first: [ago(now, first), None, None],
+        last: [ago(now, last), None, None],
+        name: row.event_name,
+        namespace: namespace.as_deref(),
+        approximate_time: last.is_some() || first.is_some(),
+        ..RawEvent::default()
+    }
+    .into_record()
+}
+
+fn logged_record(event: &klog::LoggedEvent) -> EventRecord {
+    let regarding = ObjectReference {
+        kind: event.kind.clone(),
+        api_version: event.api_version.clone(),
+        namespace: event.namespace.clone(),
+        name: event.name.clone(),
+        field_path: event.field_path.clone(),
+        ..ObjectReference::default()
+    };
+    RawEvent {
+        reason: Some(&event.reason),
+        type_: event.type_.as_deref(),
+        note: Some(&event.message),
+        regarding,
+        reporting_controller: event.component.as_deref(),
+        reporting_instance: event.host.as_deref(),
+        first: [event.time, None, None],
+        last: [event.time, None, None],
+        namespace: event.namespace.as_deref(),
+        ..RawEvent::default()
+    }
+    .into_record()
+}

@@ -1,0 +1,307 @@
+//! One event row of a `kubectl describe` Events table or a `kubectl get events` table, read by the
+//! header when there is one and by the shape of its cells otherwise.
+
+use super::age::{Age, parse_age};
+use super::columns::cells;
+
+/// The columns kubectl prints for events (describe: TYPE REASON AGE FROM MESSAGE; get events:
+/// [NAMESPACE] LAST SEEN TYPE REASON OBJECT [SUBOBJECT SOURCE] MESSAGE [FIRST SEEN COUNT NAME]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Column {
+    Namespace,
+    LastSeen,
+    FirstSeen,
+    Type,
+    Reason,
+    Age,
+    From,
+    Object,
+    Subobject,
+    Source,
+    Message,
+    Count,
+    Name,
+}
+
+impl Column {
+    fn from_header(text: &str) -> Option<Column> {
+        Some(match text.to_ascii_uppercase().as_str() {
+            "NAMESPACE" => Column::Namespace,
+            "LAST SEEN" | "LASTSEEN" => Column::LastSeen,
+            "FIRST SEEN" | "FIRSTSEEN" => Column::FirstSeen,
+            "TYPE" => Column::Type,
+            "REASON" => Column::Reason,
+            "AGE" => Column::Age,
+            "FROM" => Column::From,
+            "OBJECT" => Column::Object,
+            "SUBOBJECT" => Column::Subobject,
+            "SOURCE" => Column::Source,
+            "MESSAGE" => Column::Message,
+            "COUNT" => Column::Count,
+            "NAME" => Column::Name,
+            _ => return None,
+        })
+    }
+}
+
+/// A header line: its columns and where each starts.
+#[derive(Clone, Debug)]
+pub(crate) struct Header {
+    columns: Vec<(usize, Column)>,
+}
+
+impl Header {
+    /// A header is a line whose cells are all event column names, REASON and MESSAGE among them.
+    pub(crate) fn parse(line: &str) -> Option<Header> {
+        let columns: Vec<(usize, Column)> = cells(line)
+            .into_iter()
+            .map(|(at, text)| Column::from_header(text).map(|c| (at, c)))
+            .collect::<Option<_>>()?;
+        let has = |c| columns.iter().any(|(_, col)| *col == c);
+        (has(Column::Reason) && has(Column::Message)).then_some(Header { columns })
+    }
+}
+
+/// What one row says, as borrowed text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Row<'a> {
+    pub(crate) namespace: Option<&'a str>,
+    pub(crate) type_: Option<&'a str>,
+    pub(crate) reason: &'a str,
+    pub(crate) age: Option<Age>,
+    pub(crate) first_seen: Option<Age>,
+    pub(crate) count: Option<i32>,
+    /// `kind/name` of `kubectl get events`.
+    pub(crate) object: Option<&'a str>,
+    pub(crate) subobject: Option<&'a str>,
+    /// FROM (describe) or SOURCE (get events -o wide): `component`, `component, host` or `{component host}`.
+    pub(crate) from: Option<&'a str>,
+    pub(crate) event_name: Option<&'a str>,
+    pub(crate) message: &'a str,
+}
+
+fn is_type(text: &str) -> bool {
+    matches!(text, "Normal" | "Warning")
+}
+
+/// A reason is one token: letters, digits and the `.`/`/`/`-`/`_` of `OutOfnvidia.com/gpu`.
+fn is_reason(text: &str) -> bool {
+    text.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '-' | '_'))
+}
+
+/// `kind/name` as in `pod/llama-0` or `daemonset/nvidia-dcgm-exporter`.
+fn is_object(text: &str) -> bool {
+    text.split_once('/').is_some_and(|(kind, name)| {
+        !kind.is_empty()
+            && kind
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c == '.' || c.is_ascii_digit())
+            && !name.is_empty()
+            && !name.contains(char::is_whitespace)
+    })
+}
+
+impl<'a> Row<'a> {
+    /// Read a row with the header's columns; falls back to the cell shapes when the cells do not
+    /// line up with the header (empty cells, pasted misalignment).
+    pub(crate) fn parse(line: &'a str, header: Option<&Header>) -> Option<Row<'a>> {
+        let mut cells = cells(line);
+        // A paste may keep only one space between TYPE and REASON (`Warning FailedScheduling`).
+        if let Some(&(start, first)) = cells.first()
+            && let Some((type_, reason)) = first.split_once(' ')
+            && is_type(type_)
+            && is_reason(reason)
+        {
+            cells[0] = (start, type_);
+            cells.insert(1, (start + type_.len() + 1, reason));
+        }
+
+        if let Some(header) = header
+            && let Some(row) = Self::by_header(line, &cells, header)
+        {
+            return Some(row);
+        }
+        Self::by_shape(line, &cells)
+    }
+
+    fn by_header(line: &'a str, cells: &[(usize, &'a str)], header: &Header) -> Option<Row<'a>> {
+        let columns = &header.columns;
+        let message_last = columns.last().is_some_and(|(_, c)| *c == Column::Message);
+        let mut row = Row::default();
+        if message_last {
+            // Every column but the message is one cell; the message is the rest of the line.
+            if cells.len() < columns.len() {
+                return None;
+            }
+            for ((_, column), (_, text)) in columns.iter().zip(cells) {
+                row.set(*column, text)?;
+            }
+            let (start, _) = cells[columns.len() - 1];
+            row.message = line.get(start..)?.trim_end();
+        } else {
+            // `-o wide`: the message is in the middle, so cut at the header's offsets, which
+            // kubectl's tabwriter keeps exact.
+            for (i, (start, column)) in columns.iter().enumerate() {
+                let end = columns.get(i + 1).map_or(line.len(), |(next, _)| *next);
+                let text = line.get(*start..end.min(line.len()))?.trim();
+                if *start > 0 && !line.is_char_boundary(*start) {
+                    return None;
+                }
+                if !text.is_empty() {
+                    row.set(*column, text)?;
+                }
+            }
+        }
+        (is_reason(row.reason) && row.type_.is_none_or(is_type)).then_some(row)
+    }
+
+    fn set(&mut self, column: Column, text: &'a str) -> Option<()> {
+        match column {
+            Column::Namespace => self.namespace = Some(text),
+            Column::LastSeen | Column::Age => self.age = Some(parse_age(text)?),
+            Column::FirstSeen => self.first_seen = parse_age(text),
+            Column::Type => self.type_ = Some(text),
+            Column::Reason => self.reason = text,
+            Column::From | Column::Source => self.from = Some(text),
+            Column::Object => self.object = Some(text),
+            Column::Subobject => self.subobject = Some(text),
+            Column::Message => self.message = text,
+            Column::Count => self.count = text.parse().ok(),
+            Column::Name => self.event_name = Some(text),
+        }
+        Some(())
+    }
+
+    /// Without a header: `[NAMESPACE] [LAST SEEN] [TYPE] REASON (OBJECT | [AGE] FROM) MESSAGE`.
+    fn by_shape(line: &'a str, cells: &[(usize, &'a str)]) -> Option<Row<'a>> {
+        let text = |i: usize| cells.get(i).map(|(_, t)| *t);
+        let mut row = Row::default();
+        let mut i = 0;
+        // `kubectl get events -A`: NAMESPACE LAST SEEN TYPE ...
+        if text(1).and_then(parse_age).is_some()
+            && text(2).is_some_and(is_type)
+            && text(0).and_then(parse_age).is_none()
+        {
+            row.namespace = text(0);
+            i = 1;
+        }
+        if let Some(age) = text(i).and_then(parse_age)
+            && text(i + 1).is_some_and(|t| is_type(t) || is_reason(t))
+        {
+            row.age = Some(age);
+            i += 1;
+        }
+        if let Some(t) = text(i).filter(|t| is_type(t)) {
+            row.type_ = Some(t);
+            i += 1;
+        }
+        row.reason = text(i).filter(|t| is_reason(t))?;
+        i += 1;
+        if text(i).is_some_and(is_object) {
+            row.object = text(i);
+            i += 1;
+        } else {
+            if row.age.is_none()
+                && let Some(age) = text(i).and_then(parse_age)
+            {
+                row.age = Some(age);
+                i += 1;
+            }
+            // FROM is a cell only when a message follows it.
+            if cells.len() > i + 1 {
+                row.from = text(i);
+                i += 1;
+            }
+        }
+        // A row needs a type or an object or an age: a bare `Word  text` line is not an event.
+        if row.type_.is_none() && row.object.is_none() && row.age.is_none() {
+            return None;
+        }
+        let (start, _) = *cells.get(i)?;
+        row.message = line.get(start..)?.trim_end();
+        Some(row)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn describe_rows_with_and_without_header() {
+        let header =
+            Header::parse("  Type     Reason     Age                   From               Message")
+                .unwrap();
+        let line = "  Warning  Failed     86s (x26 over 6m37s)  kubelet            Error: failed to create containerd container: CDI device injection failed";
+        let row = Row::parse(line, Some(&header)).unwrap();
+        assert_eq!(
+            (row.type_, row.reason, row.from),
+            (Some("Warning"), "Failed", Some("kubelet"))
+        );
+        assert_eq!(row.age.unwrap().count, Some(26));
+        assert!(row.message.starts_with("Error: failed"));
+        assert_eq!(Row::parse(line, None).unwrap(), row);
+
+        // No age column (KAI case 045).
+        let row = Row::parse("Warning  Unschedulable  kai-scheduler  No nodes with enough resources were found: 2 node(s).", None).unwrap();
+        assert_eq!(
+            (row.reason, row.from, row.age),
+            ("Unschedulable", Some("kai-scheduler"), None)
+        );
+        assert!(row.message.starts_with("No nodes"));
+    }
+
+    #[test]
+    fn get_events_rows() {
+        let header = Header::parse(
+            "NAMESPACE     LAST SEEN   TYPE      REASON     OBJECT                   MESSAGE",
+        )
+        .unwrap();
+        let line = "kube-system   8s          Warning   Occur      pod/ascend-dp-910-dlpmv   device fault, nodeName:node-a";
+        let row = Row::parse(line, Some(&header)).unwrap();
+        assert_eq!(
+            (row.namespace, row.object, row.reason),
+            (
+                Some("kube-system"),
+                Some("pod/ascend-dp-910-dlpmv"),
+                "Occur"
+            )
+        );
+        assert_eq!(Row::parse(line, None).unwrap(), row);
+        // Partial row: REASON OBJECT MESSAGE only (case 025).
+        let row = Row::parse("FailedScheduling    pod/model-2    0/1 nodes are available: 1 Insufficient nvidia.com/gpu.", None).unwrap();
+        assert_eq!(
+            (row.type_, row.reason, row.object),
+            (None, "FailedScheduling", Some("pod/model-2"))
+        );
+    }
+
+    #[test]
+    fn wide_header_cuts_at_offsets() {
+        let header = "LAST SEEN   TYPE     REASON    OBJECT    SUBOBJECT   SOURCE            MESSAGE        FIRST SEEN   COUNT   NAME";
+        let line = "33s         Normal   Pulled    pod/a     spec.x      kubelet, node-a   Image pulled   5m           3       a.17f0";
+        let row = Row::parse(line, Header::parse(header).as_ref()).unwrap();
+        assert_eq!(row.message, "Image pulled");
+        assert_eq!(
+            (row.count, row.event_name, row.from),
+            (Some(3), Some("a.17f0"), Some("kubelet, node-a"))
+        );
+    }
+
+    #[test]
+    fn non_rows_are_rejected() {
+        for line in [
+            "Name:         gpu-pod",
+            "Events:  <none>",
+            "  ----     ------",
+            "just text",
+            "",
+            "Labels:  app=x",
+        ] {
+            assert!(Row::parse(line, None).is_none(), "{line:?}");
+        }
+    }
+}
