@@ -409,3 +409,66 @@ fn records_written_as_json_lines_read_back_unchanged() {
     );
     assert_eq!(records(&lines), originals);
 }
+
+#[test]
+fn a_list_is_streamed_item_by_item_so_a_cut_keeps_what_came_before() {
+    let list = format!(
+        r#"{{"apiVersion":"v1","items":[{CORE_EVENT},{EVENTS_EVENT},{CORE_EVENT}],"kind":"List","metadata":{{}}}}"#
+    );
+    let cut = &list[..list.len() - CORE_EVENT.len() / 2 - 40];
+    let results = decode(cut);
+    assert_eq!(results.len(), 3, "two whole items, then the error");
+    assert!(results[0].is_ok() && results[1].is_ok());
+    let err = results[2].as_ref().unwrap_err();
+    assert!(err.is_fatal() && err.to_string().contains("EOF"), "{err}");
+}
+
+#[test]
+fn a_syntax_error_inside_one_item_spares_the_others() {
+    let bad = CORE_EVENT.replace(r#""count": 3"#, r#""count": three"#);
+    let list = format!(
+        "{{\"apiVersion\":\"v1\",\"items\":[\n{CORE_EVENT},\n{bad},\n{EVENTS_EVENT}],\"kind\":\"List\"}}"
+    );
+    let results = decode(&list);
+    assert_eq!(results.len(), 3);
+    assert!(results[0].is_ok() && results[2].is_ok());
+    let err = results[1].as_ref().unwrap_err();
+    assert!(!err.is_fatal());
+    // The bad item starts on line 11; `count` is on its 8th line.
+    assert!(
+        err.to_string().contains("malformed JSON at line 18"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_oversized_item_is_skipped_and_reported() {
+    let huge_note = "x".repeat(33 * 1024 * 1024);
+    let big = format!(
+        r#"{{"apiVersion":"v1","kind":"Event","reason":"Failed","involvedObject":{{"kind":"Pod","name":"a"}},"message":"{huge_note}"}}"#
+    );
+    let list = format!(r#"{{"apiVersion":"v1","kind":"List","items":[{big},{CORE_EVENT}]}}"#);
+    let results = decode(&list);
+    assert_eq!(results.len(), 2);
+    let err = results[0].as_ref().unwrap_err();
+    assert!(
+        !err.is_fatal() && err.to_string().contains("larger than"),
+        "{err}"
+    );
+    assert!(results[1].is_ok());
+}
+
+#[test]
+fn many_items_stream_through() {
+    let items: Vec<&str> = std::iter::repeat_n(EVENTS_EVENT, 5000).collect();
+    let list = format!(
+        r#"{{"apiVersion":"v1","items":[{}],"kind":"List"}}"#,
+        items.join(",")
+    );
+    let mut count = 0;
+    for record in Decoder::from_reader(list.as_bytes()) {
+        assert_eq!(record.unwrap().count, 6);
+        count += 1;
+    }
+    assert_eq!(count, 5000);
+}

@@ -1,49 +1,468 @@
-//! JSON input: one or more concatenated top-level values, read one at a time.
+//! JSON input, streamed: top-level values are read one at a time, and the elements of a List's
+//! `items` (or of a top-level array) are cut out one by one, so a 200 000-event
+//! `kubectl get events -o json` dump is never held whole in memory.
+//!
+//! Why a structural scanner of our own: serde_json streams only top-level values (its
+//! `StreamDeserializer`); it cannot hand out the elements of an array nested in an object one at
+//! a time (serde-rs/json#404). The scanner below only finds value boundaries (strings, escapes,
+//! nesting); serde_json still parses every element, so syntax is checked by serde_json.
 
-use std::io::Read;
+use std::io::{self, BufRead};
 
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::DecodeError;
 
-/// Top-level JSON values of a stream (`kubectl get events -w -o json` prints them back to back).
-pub(super) struct JsonDocuments<R: Read> {
-    stream: serde_json::Deserializer<serde_json::de::IoRead<R>>,
+/// Elements larger than this are skipped with an item error instead of being buffered.
+pub(super) const MAX_ITEM_BYTES: usize = 32 * 1024 * 1024;
+
+/// What the JSON reader hands out.
+pub(super) enum JsonPiece {
+    /// A top-level value that is not a List (an Event, a watch envelope, a record) and its
+    /// 1-based document index.
+    Document(Value, usize),
+    /// One element of a List's `items` or of a top-level array, still as text.
+    Item(RawItem),
 }
 
-impl<R: Read> JsonDocuments<R> {
+/// The bytes of one element and where it was.
+pub(super) struct RawItem {
+    /// The element's JSON text (empty when it was too large, see `oversized`).
+    pub(super) bytes: Vec<u8>,
+    /// 1-based line where the element starts.
+    pub(super) line: usize,
+    /// 1-based column where the element starts.
+    pub(super) column: usize,
+    /// 1-based index of the top-level document.
+    pub(super) document: usize,
+    /// 0-based index in the array.
+    pub(super) index: usize,
+    /// `apiVersion` of the enclosing List, when it came before `items`.
+    pub(super) list_api_version: Option<String>,
+    /// The element was larger than [`MAX_ITEM_BYTES`] and was skipped.
+    pub(super) oversized: bool,
+}
+
+/// Where the reader is in the stream.
+enum State {
+    /// Between top-level values.
+    TopLevel,
+    /// Inside an array of items; `in_object` when the array is a List's `items` (the rest of the
+    /// List object follows the array).
+    Items {
+        index: usize,
+        in_object: bool,
+        list_api_version: Option<String>,
+    },
+    Done,
+}
+
+/// Top-level JSON values of a stream, with Lists and arrays split into their elements.
+pub(super) struct JsonDocuments<R: BufRead> {
+    scanner: Scanner<R>,
+    state: State,
+    document: usize,
+}
+
+impl<R: BufRead> JsonDocuments<R> {
     pub(super) fn new(reader: R) -> Self {
         JsonDocuments {
-            stream: serde_json::Deserializer::from_reader(reader),
+            scanner: Scanner {
+                reader,
+                line: 1,
+                column: 1,
+            },
+            state: State::TopLevel,
+            document: 0,
         }
     }
 
-    pub(super) fn next(&mut self) -> Option<Result<Value, DecodeError>> {
-        // `end()` succeeds only at the end of input (trailing white space allowed).
-        if self.stream.end().is_ok() {
-            return None;
+    /// The next document or item; `None` at the end; a fatal error ends the stream.
+    pub(super) fn next(&mut self) -> Option<Result<JsonPiece, DecodeError>> {
+        let result = self.step();
+        if matches!(result, None | Some(Err(_))) {
+            self.state = State::Done;
         }
-        Some(Value::deserialize(&mut self.stream).map_err(|err| {
-            if err.is_io() {
-                DecodeError::Io(err.into())
-            } else {
-                DecodeError::Json {
-                    line: err.line(),
-                    // serde_json says column 0 at the start of a line (end of input after a newline).
-                    column: err.column().max(1),
-                    message: strip_position(&err),
+        result
+    }
+
+    fn step(&mut self) -> Option<Result<JsonPiece, DecodeError>> {
+        loop {
+            match &mut self.state {
+                State::Done => return None,
+                State::TopLevel => {
+                    let first = match self.scanner.skip_whitespace() {
+                        Ok(None) => return None,
+                        Ok(Some(byte)) => byte,
+                        Err(err) => return Some(Err(err)),
+                    };
+                    self.document += 1;
+                    match first {
+                        b'[' => {
+                            self.scanner.bump();
+                            self.state = State::Items {
+                                index: 0,
+                                in_object: false,
+                                list_api_version: None,
+                            };
+                        }
+                        b'{' => match self.object_head() {
+                            Ok(Head::List { list_api_version }) => {
+                                self.state = State::Items {
+                                    index: 0,
+                                    in_object: true,
+                                    list_api_version,
+                                };
+                            }
+                            Ok(Head::Document(value)) => {
+                                return Some(Ok(JsonPiece::Document(value, self.document)));
+                            }
+                            Err(err) => return Some(Err(err)),
+                        },
+                        _ => {
+                            // Not an object or array: let serde_json say what it is.
+                            let mut bytes = Vec::new();
+                            let line = self.scanner.line;
+                            let document = self.document;
+                            return Some(
+                                self.scanner
+                                    .copy_value(&mut bytes)
+                                    .and_then(|()| parse_value(&bytes, line))
+                                    .map(|value| JsonPiece::Document(value, document)),
+                            );
+                        }
+                    }
+                }
+                State::Items {
+                    index,
+                    in_object,
+                    list_api_version,
+                } => {
+                    match self.scanner.skip_whitespace() {
+                        Ok(Some(b']')) => {
+                            self.scanner.bump();
+                            let in_object = *in_object;
+                            self.state = State::TopLevel;
+                            if in_object && let Err(err) = self.object_tail() {
+                                return Some(Err(err));
+                            }
+                            continue;
+                        }
+                        Ok(Some(b',')) if *index > 0 => {
+                            self.scanner.bump();
+                        }
+                        Ok(Some(_)) if *index == 0 => {}
+                        Ok(Some(_)) => {
+                            return Some(Err(self
+                                .scanner
+                                .error("expected `,` or `]` between items")));
+                        }
+                        Ok(None) => {
+                            return Some(Err(self.scanner.error("EOF inside an array of items")));
+                        }
+                        Err(err) => return Some(Err(err)),
+                    }
+                    if let Err(err) = self.scanner.skip_whitespace() {
+                        return Some(Err(err));
+                    }
+                    let (line, column) = (self.scanner.line, self.scanner.column);
+                    let mut bytes = Vec::new();
+                    let oversized = match self.scanner.copy_value(&mut bytes) {
+                        Ok(()) => false,
+                        Err(DecodeError::Item { .. }) => true,
+                        Err(err) => return Some(Err(err)),
+                    };
+                    let item = RawItem {
+                        bytes,
+                        line,
+                        column,
+                        document: self.document,
+                        index: *index,
+                        list_api_version: list_api_version.clone(),
+                        oversized,
+                    };
+                    *index += 1;
+                    return Some(Ok(JsonPiece::Item(item)));
                 }
             }
-        }))
+        }
+    }
+
+    /// Read an object's members up to `items` (a List) or to its end (any other document).
+    fn object_head(&mut self) -> Result<Head, DecodeError> {
+        self.scanner.bump(); // `{`
+        let mut members = serde_json::Map::new();
+        let mut api_version = None;
+        let mut first = true;
+        loop {
+            match self.scanner.skip_whitespace()? {
+                Some(b'}') => {
+                    self.scanner.bump();
+                    return Ok(Head::Document(Value::Object(members)));
+                }
+                Some(b',') if !first => {
+                    self.scanner.bump();
+                    self.scanner.skip_whitespace()?;
+                }
+                Some(_) if first => {}
+                Some(_) => return Err(self.scanner.error("expected `,` or `}` in object")),
+                None => return Err(self.scanner.error("EOF while parsing an object")),
+            }
+            first = false;
+            let mut key = Vec::new();
+            let (key_line, key_column) = (self.scanner.line, self.scanner.column);
+            self.scanner.copy_value(&mut key)?;
+            match self.scanner.skip_whitespace()? {
+                Some(b':') => self.scanner.bump(),
+                _ => return Err(self.scanner.error("expected `:` after an object key")),
+            }
+            if key == b"\"items\"" && self.scanner.skip_whitespace()? == Some(b'[') {
+                self.scanner.bump();
+                return Ok(Head::List {
+                    list_api_version: api_version,
+                });
+            }
+            let mut value = Vec::new();
+            self.scanner.skip_whitespace()?;
+            let (value_line, value_column) = (self.scanner.line, self.scanner.column);
+            self.scanner.copy_value(&mut value)?;
+            let key: String = serde_json::from_slice(&key)
+                .map_err(|err| json_error_at(&err, key_line, key_column))?;
+            let value: Value = serde_json::from_slice(&value)
+                .map_err(|err| json_error_at(&err, value_line, value_column))?;
+            if key == "apiVersion" {
+                api_version = value.as_str().map(str::to_owned);
+            }
+            members.insert(key, value);
+        }
+    }
+
+    /// Skip the members of a List that follow `items` (`kind`, `metadata`) up to its `}`.
+    fn object_tail(&mut self) -> Result<(), DecodeError> {
+        loop {
+            match self.scanner.skip_whitespace()? {
+                Some(b'}') => {
+                    self.scanner.bump();
+                    return Ok(());
+                }
+                Some(b',') => {
+                    self.scanner.bump();
+                    self.scanner.skip_whitespace()?;
+                    let mut ignored = Vec::new();
+                    self.scanner.copy_value(&mut ignored)?;
+                    match self.scanner.skip_whitespace()? {
+                        Some(b':') => self.scanner.bump(),
+                        _ => return Err(self.scanner.error("expected `:` after an object key")),
+                    }
+                    self.scanner.skip_whitespace()?;
+                    ignored.clear();
+                    self.scanner.copy_value(&mut ignored)?;
+                }
+                Some(_) => return Err(self.scanner.error("expected `,` or `}` after `items`")),
+                None => return Err(self.scanner.error("EOF while parsing a List")),
+            }
+        }
+    }
+}
+
+/// What the start of a top-level object turned out to be.
+enum Head {
+    List { list_api_version: Option<String> },
+    Document(Value),
+}
+
+/// Parse a whole top-level document, with positions counted from its first line.
+fn parse_value(bytes: &[u8], line: usize) -> Result<Value, DecodeError> {
+    serde_json::from_slice(bytes).map_err(|err| json_error(&err, line))
+}
+
+/// A serde_json error in text that starts at the beginning of `line`, as [`DecodeError::Json`].
+pub(super) fn json_error(err: &serde_json::Error, line: usize) -> DecodeError {
+    json_error_at(err, line, 1)
+}
+
+/// A serde_json error in text that starts at `line`, `column`: positions on the text's first
+/// line are shifted by the column it starts at.
+pub(super) fn json_error_at(err: &serde_json::Error, line: usize, column: usize) -> DecodeError {
+    let shifted = if err.line() <= 1 {
+        column + err.column().saturating_sub(1)
+    } else {
+        err.column()
+    };
+    DecodeError::Json {
+        line: line + err.line().saturating_sub(1),
+        column: shifted.max(1),
+        message: strip_position(err),
     }
 }
 
 /// serde_json appends " at line L column C"; the error type prints the position itself.
-fn strip_position(err: &serde_json::Error) -> String {
+pub(super) fn strip_position(err: &serde_json::Error) -> String {
     let text = err.to_string();
     match text.rfind(" at line ") {
         Some(at) => text[..at].to_owned(),
         None => text,
+    }
+}
+
+/// Finds value boundaries in a byte stream and counts lines and columns.
+struct Scanner<R: BufRead> {
+    reader: R,
+    line: usize,
+    column: usize,
+}
+
+impl<R: BufRead> Scanner<R> {
+    fn error(&self, message: &str) -> DecodeError {
+        DecodeError::Json {
+            line: self.line,
+            column: self.column,
+            message: message.to_owned(),
+        }
+    }
+
+    fn fill(&mut self) -> Result<&[u8], DecodeError> {
+        // Retry interrupted reads first; returning the buffer from inside the loop would keep
+        // the reader borrowed across iterations.
+        loop {
+            match self.reader.fill_buf() {
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+                Err(err) => return Err(DecodeError::Io(err)),
+                Ok(_) => break,
+            }
+        }
+        self.reader.fill_buf().map_err(DecodeError::Io)
+    }
+
+    /// Consume `n` bytes of the current buffer, counting lines.
+    fn consume(&mut self, n: usize) {
+        if let Ok(buf) = self.reader.fill_buf() {
+            for &byte in &buf[..n.min(buf.len())] {
+                if byte == b'\n' {
+                    self.line += 1;
+                    self.column = 1;
+                } else {
+                    self.column += 1;
+                }
+            }
+        }
+        self.reader.consume(n);
+    }
+
+    fn bump(&mut self) {
+        self.consume(1);
+    }
+
+    /// Skip white space; the next byte, not consumed; `None` at the end of input.
+    fn skip_whitespace(&mut self) -> Result<Option<u8>, DecodeError> {
+        loop {
+            let buf = self.fill()?;
+            if buf.is_empty() {
+                return Ok(None);
+            }
+            let skip = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            let next = buf.get(skip).copied();
+            self.consume(skip);
+            if next.is_some() {
+                return Ok(next);
+            }
+        }
+    }
+
+    /// Copy one JSON value (object, array, string, number or literal) into `out`. Stops copying
+    /// past [`MAX_ITEM_BYTES`] (the value is still consumed) and then returns an item error.
+    fn copy_value(&mut self, out: &mut Vec<u8>) -> Result<(), DecodeError> {
+        let mut depth = 0usize;
+        let mut in_string = false;
+        let mut escaped = false;
+        let mut scalar = true;
+        let mut started = false;
+        let mut oversized = false;
+        loop {
+            let buf = self.fill()?;
+            if buf.is_empty() {
+                if started && scalar && !in_string {
+                    break; // A number or literal at the very end.
+                }
+                return Err(self.error("EOF while parsing a value"));
+            }
+            let mut end = None;
+            for (i, &byte) in buf.iter().enumerate() {
+                if !started {
+                    started = true;
+                    match byte {
+                        b'{' | b'[' => {
+                            scalar = false;
+                            depth = 1;
+                        }
+                        b'"' => {
+                            scalar = false;
+                            in_string = true;
+                        }
+                        _ => {}
+                    }
+                    continue;
+                }
+                if in_string {
+                    if escaped {
+                        escaped = false;
+                    } else if byte == b'\\' {
+                        escaped = true;
+                    } else if byte == b'"' {
+                        in_string = false;
+                        if depth == 0 {
+                            end = Some(i + 1);
+                            break;
+                        }
+                    }
+                    continue;
+                }
+                if scalar {
+                    if byte.is_ascii_whitespace() || matches!(byte, b',' | b']' | b'}' | b':') {
+                        end = Some(i);
+                        break;
+                    }
+                    continue;
+                }
+                match byte {
+                    b'"' => in_string = true,
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = Some(i + 1);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let take = end.unwrap_or(buf.len());
+            if !oversized {
+                if out.len() + take > MAX_ITEM_BYTES {
+                    oversized = true;
+                    out.clear();
+                    out.shrink_to_fit();
+                } else {
+                    out.extend_from_slice(&buf[..take]);
+                }
+            }
+            self.consume(take);
+            if end.is_some() {
+                break;
+            }
+        }
+        if oversized {
+            return Err(DecodeError::Item {
+                location: super::ItemLocation {
+                    document: 0,
+                    item: None,
+                    line: Some(self.line),
+                    name: None,
+                },
+                message: format!("value larger than {MAX_ITEM_BYTES} bytes skipped"),
+            });
+        }
+        Ok(())
     }
 }

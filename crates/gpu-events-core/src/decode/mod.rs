@@ -42,7 +42,7 @@ pub use error::{DecodeError, ItemLocation};
 use crate::EventRecord;
 
 /// Where the next top-level documents come from.
-enum Documents<R: Read> {
+enum Documents<R: BufRead> {
     Json(json::JsonDocuments<R>),
     Yaml(yaml::YamlDocuments),
     /// A text input, decoded at the first pull (when the reference time is known).
@@ -51,7 +51,7 @@ enum Documents<R: Read> {
 }
 
 /// An iterator of records (or errors) over one input. See the [module docs](self).
-pub struct Decoder<R: Read> {
+pub struct Decoder<R: BufRead> {
     documents: Documents<R>,
     format: Format,
     /// Items of the current document not converted yet.
@@ -122,14 +122,14 @@ fn read_text(mut reader: impl Read) -> Result<String, DecodeError> {
     }
 }
 
-impl<R: Read> Documents<R> {
+impl<R: BufRead> Documents<R> {
     /// A source that yields one fatal error, then ends.
     fn failed(err: DecodeError) -> Self {
         Documents::Yaml(yaml::YamlDocuments::failed(err))
     }
 }
 
-impl<R: Read> Decoder<R> {
+impl<R: BufRead> Decoder<R> {
     /// The detected input format.
     pub fn format(&self) -> Format {
         self.format
@@ -142,11 +142,14 @@ impl<R: Read> Decoder<R> {
         self
     }
 
-    /// The next top-level document, or records decoded ahead.
-    fn next_document(&mut self) -> Option<Result<serde_json::Value, DecodeError>> {
+    /// The next top-level document or List item, or records decoded ahead.
+    fn next_piece(&mut self) -> Option<Result<json::JsonPiece, DecodeError>> {
         let next = match &mut self.documents {
             Documents::Json(docs) => docs.next(),
-            Documents::Yaml(docs) => docs.next(),
+            Documents::Yaml(docs) => docs.next().map(|doc| {
+                self.document_index += 1;
+                doc.map(|value| json::JsonPiece::Document(value, self.document_index))
+            }),
             Documents::Text(text) => {
                 let text = std::mem::take(text);
                 self.ready
@@ -162,7 +165,7 @@ impl<R: Read> Decoder<R> {
     }
 }
 
-impl<R: Read> Iterator for Decoder<R> {
+impl<R: BufRead> Iterator for Decoder<R> {
     type Item = Result<EventRecord, DecodeError>;
 
     fn next(&mut self) -> Option<Self::Item> {
@@ -177,14 +180,17 @@ impl<R: Read> Iterator for Decoder<R> {
                     Err(err) => return Some(Err(err)),
                 }
             }
-            let document = match self.next_document() {
-                Some(Ok(document)) => document,
+            match self.next_piece() {
+                Some(Ok(json::JsonPiece::Document(document, index))) => {
+                    value::expand(document, index, &mut self.pending)
+                }
+                Some(Ok(json::JsonPiece::Item(item))) => {
+                    self.pending.push_back(value::PendingItem::raw(item))
+                }
                 Some(Err(err)) => return Some(Err(err)),
                 None if self.ready.is_empty() => return None,
-                None => continue,
-            };
-            self.document_index += 1;
-            value::expand(document, self.document_index, &mut self.pending);
+                None => {}
+            }
         }
     }
 }

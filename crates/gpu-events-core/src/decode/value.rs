@@ -8,6 +8,7 @@ use k8s_openapi::api::events::v1 as events;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use super::json::{MAX_ITEM_BYTES, RawItem, json_error_at};
 use super::{DecodeError, ItemLocation};
 use crate::EventRecord;
 use crate::record::Flag;
@@ -30,6 +31,37 @@ pub(super) struct PendingItem {
 }
 
 impl PendingItem {
+    /// An element cut out of a streamed List: parsed now, so a syntax error in it is this
+    /// item's error and the next items still come.
+    pub(super) fn raw(item: RawItem) -> Self {
+        let location = ItemLocation {
+            document: item.document,
+            item: Some(item.index),
+            line: None,
+            name: None,
+        };
+        let list_api = item.list_api_version.as_deref().and_then(api_of_version);
+        if item.oversized {
+            return PendingItem {
+                invalid: Some(format!(
+                    "item larger than {MAX_ITEM_BYTES} bytes skipped (line {})",
+                    item.line
+                )),
+                ..PendingItem::new(Value::Null, location, list_api)
+            };
+        }
+        match serde_json::from_slice(&item.bytes) {
+            Ok(value) => PendingItem::new(value, location, list_api),
+            Err(err) => {
+                let message = json_error_at(&err, item.line, item.column).to_string();
+                PendingItem {
+                    invalid: Some(message),
+                    ..PendingItem::new(Value::Null, location, list_api)
+                }
+            }
+        }
+    }
+
     fn new(value: Value, location: ItemLocation, list_api: Option<Api>) -> Self {
         PendingItem {
             value,
