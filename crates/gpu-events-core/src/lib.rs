@@ -5,6 +5,8 @@
 
 pub mod decode;
 pub mod details;
+pub mod diagnose;
+
 mod event_type;
 pub mod reason;
 pub mod record;

@@ -71,7 +71,11 @@ fn core_v1_event_keeps_the_stable_fields() {
     assert_eq!(record.event_api_version.as_deref(), Some("v1"));
     assert!(record.note.starts_with("Allocate failed due to rpc error"));
     assert!(record.flags.is_empty());
-    assert!(record.details.is_none());
+    // The kubelet admission grammar reads the note.
+    assert_eq!(
+        record.details.as_ref().map(|d| d.kind()),
+        Some("unexpectedAdmission")
+    );
 }
 
 #[test]

@@ -20,6 +20,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["device-plugin"],
         note_formats: &["device fault, nodeName:%s, assertion:%s, cardID:%d, deviceID:%d, faultCodes:%s, faultLevelName:%s, alarmRaisedTime:%s"],
+        grammar: Some(&crate::details::ecosystem::NPU_DEVICE_FAULT),
     }
     Recovery {
         meaning: "A previously reported NPU fault cleared; the device can become healthy again.",
@@ -29,6 +30,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["device-plugin"],
         note_formats: &["device fault, nodeName:%s, assertion:%s, cardID:%d, deviceID:%d, faultCodes:%s, faultLevelName:%s, alarmRaisedTime:%s"],
+        grammar: Some(&crate::details::ecosystem::NPU_DEVICE_FAULT),
     }
     Notice {
         meaning: "A one-off NPU fault notification that has no separate recovery.",
@@ -38,5 +40,6 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["device-plugin"],
         note_formats: &["device fault, nodeName:%s, assertion:%s, cardID:%d, deviceID:%d, faultCodes:%s, faultLevelName:%s, alarmRaisedTime:%s"],
+        grammar: Some(&crate::details::ecosystem::NPU_DEVICE_FAULT),
     }
 }

@@ -17,6 +17,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["cluster-autoscaler"],
         note_formats: &["pod triggered scale-up: %v"],
+        grammar: Some(&crate::details::ecosystem::TRIGGERED_SCALE_UP),
     }
     NotTriggerScaleUp {
         meaning: "No node group could be grown to fit this pending Pod; the note counts node groups per reason (template predicates such as `Insufficient nvidia.com/gpu`, or skip reasons such as `max node group size reached`, backoff or quota), in random order and possibly empty. For a GPU Pod it usually means no GPU node group matches its selectors or tolerations, or the GPU groups are at their maximum.",
@@ -30,6 +31,7 @@ reason_table! {
             "pod didn't trigger scale-up (it wouldn't fit if a new node is added): %s",
             "pod didn't trigger scale-up (it wouldn't fit if a new node is added)",
         ],
+        grammar: Some(&crate::details::ecosystem::NOT_TRIGGER_SCALE_UP),
     }
     ScaleDown {
         meaning: "cluster-autoscaler is removing an underused node: on the Node it was tainted and marked for deletion, on each Pod it is being evicted so the node can go; a GPU Pod will be recreated elsewhere by its controller.",
@@ -39,6 +41,7 @@ reason_table! {
         objects: &["Node", "Pod"],
         reporting_controllers: &["cluster-autoscaler"],
         note_formats: &["marked the node as toBeDeleted/unschedulable", "deleting pod for node scale down"],
+        grammar: Some(&crate::details::ecosystem::SCALE_DOWN),
     }
     ScaleDownFailed {
         meaning: "cluster-autoscaler could not finish removing a node (tainting, draining or deleting it failed) and aborted the scale-down; the node stays, often because a Pod could not be evicted.",
@@ -52,5 +55,6 @@ reason_table! {
             "failed to delete the node",
             "failed to drain the node, aborting ScaleDown",
         ],
+        grammar: Some(&crate::details::ecosystem::SCALE_DOWN),
     }
 }

@@ -23,6 +23,7 @@ reason_table! {
         objects: &["Pod", "Node"],
         reporting_controllers: &["node-controller"],
         note_formats: &["Node is not ready", "Node %s status is now: %s"],
+        grammar: Some(&crate::details::node::NODE_NOT_READY),
     }
     RegisteredNode {
         meaning: "The node lifecycle controller started tracking a new node.",
@@ -50,6 +51,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["taint-eviction-controller", "taint-controller"],
         note_formats: &["Marking for deletion Pod %s", "Cancelling deletion of Pod %s"],
+        grammar: Some(&crate::details::node::POD_DELETION),
     }
     NodeControllerEviction {
         meaning: "Old node controllers deleted the Pods of a node that stayed unreachable, before taint-based eviction replaced this path.",
@@ -60,6 +62,7 @@ reason_table! {
         reporting_controllers: &["node-controller"],
         note_formats: &["Marking for deletion Pod %s from Node %s"],
         retired: true,
+        grammar: Some(&crate::details::node::POD_DELETION),
     }
 
     // --- Workload controllers -----------------------------------------------------------------
@@ -84,6 +87,7 @@ reason_table! {
             "create Claim %s Pod %s in StatefulSet %s success",
             "Created job %v",
         ],
+        grammar: Some(&crate::details::node::SUCCESSFUL_CREATE),
     }
     FailedCreate {
         meaning: "A workload controller could not create a Pod (or Job); the note carries the API error, for GPU workloads typically a ResourceQuota on `requests.nvidia.com/gpu` being exhausted, a missing RuntimeClass, or an admission webhook denial. No Pod exists, so no scheduler or kubelet event follows.",
@@ -105,6 +109,7 @@ reason_table! {
             "create Claim %s for Pod %s in StatefulSet %s failed error: %s",
             "Error creating job: %v",
         ],
+        grammar: Some(&crate::details::node::FAILED_CREATE),
     }
     SuccessfulDelete {
         meaning: "A workload controller deleted one of its Pods (scale-down, a finished or failed Job, a suspended Job, a replaced StatefulSet Pod).",
@@ -120,6 +125,7 @@ reason_table! {
             "replication-controller",
         ],
         note_formats: &["Deleted pod: %v", "delete Pod %s in StatefulSet %s successful"],
+        grammar: Some(&crate::details::node::SUCCESSFUL_DELETE),
     }
     FailedDelete {
         meaning: "A workload controller could not delete one of its Pods; the note carries the API error.",
@@ -149,6 +155,7 @@ reason_table! {
             "Scaled up replica set %s to %d",
             "Scaled down replica set %s to %d",
         ],
+        grammar: Some(&crate::details::node::SCALING_REPLICA_SET),
     }
     RecreatingFailedPod {
         meaning: "The StatefulSet controller is deleting a Failed Pod so that it can be recreated under the same name; a loop of these on a GPU StatefulSet usually means the Pod keeps failing kubelet admission (UnexpectedAdmissionError, `OutOf<resource>`) on its node.",
@@ -186,6 +193,7 @@ reason_table! {
         reporting_controllers: &["daemonset-controller"],
         note_formats: &["failed to place pod on %q: %s"],
         retired: true,
+        grammar: Some(&crate::details::node::FAILED_PLACEMENT),
     }
 
     // --- Job controller -----------------------------------------------------------------------
@@ -219,6 +227,7 @@ reason_table! {
             "Container %s for pod %s/%s failed with exit code %v matching %v rule at index %d",
             "Pod %s/%s has condition %v matching %v rule at index %d",
         ],
+        grammar: Some(&crate::details::node::POD_FAILURE_POLICY),
     }
     MaxFailedIndexesExceeded {
         meaning: "The Indexed Job failed because more indexes failed than `maxFailedIndexes` allows.",
@@ -353,6 +362,7 @@ reason_table! {
             "Multi-Attach error for volume %q Volume is already used by pod(s) %s and %d pod(s) in different namespaces",
             "Multi-Attach error for volume %q Volume is already used by %d pod(s) in different namespaces",
         ],
+        grammar: Some(&crate::details::node::FAILED_ATTACH_VOLUME),
     }
     SuccessfulAttachVolume {
         meaning: "The attach/detach controller attached a volume to the Pod's node; the kubelet can now mount it.",

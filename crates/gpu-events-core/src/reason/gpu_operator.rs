@@ -39,6 +39,7 @@ reason_table! {
             "Successfully updated node state label to [%s]",
             "Successfully updated node annotation to [%s %s]=%!s(MISSING)",
         ],
+        grammar: Some(&crate::details::ecosystem::DRIVER_UPGRADE),
     }
     DriverUpgrade = "<DRIVER>DriverUpgrade" {
         meaning: "Family for the same upgrade state machine run for another driver (the reason is the upper-cased driver name + `DriverUpgrade`, e.g. `OFEDDriverUpgrade` of the NVIDIA Network Operator); same steps and notes as `GPUDriverUpgrade`.",
@@ -52,5 +53,6 @@ reason_table! {
             "Failed to update node state label to %s, %s",
             "Failed to drain the node, %s",
         ],
+        grammar: Some(&crate::details::ecosystem::DRIVER_UPGRADE),
     }
 }

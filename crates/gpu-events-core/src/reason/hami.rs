@@ -19,6 +19,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["hami-scheduler"],
         note_formats: &["no available node, %d nodes do not meet", "no available node, all node scores do not meet"],
+        grammar: Some(&crate::details::scheduling::HAMI_FILTERING_FAILED),
     }
     FilteringSucceed {
         meaning: "HAMi's extender filter chose a node for the Pod and reserved GPU devices on it; the note names the node and the scores of the nodes that fit.",
@@ -28,6 +29,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["hami-scheduler"],
         note_formats: &["find fit node(%s), %d nodes not fit, %d nodes fit(%s)"],
+        grammar: Some(&crate::details::scheduling::HAMI_FILTERING_SUCCEED),
     }
     BindingFailed {
         meaning: "HAMi's extender could not bind the Pod to the chosen node (node lock, annotation patch or bind call failed); the note is the error and the Pod is retried.",
@@ -36,6 +38,7 @@ reason_table! {
         types: &[Warning],
         objects: &["Pod"],
         reporting_controllers: &["hami-scheduler"],
+        grammar: Some(&crate::details::scheduling::HAMI_BINDING_FAILED),
     }
     BindingSucceed {
         meaning: "HAMi's extender bound the Pod to the node whose GPUs it allocated.",
@@ -45,6 +48,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["hami-scheduler"],
         note_formats: &["Successfully binding node %v to %v/%v"],
+        grammar: Some(&crate::details::scheduling::HAMI_BINDING_SUCCEED),
     }
     AsymmetricGPUP2PLink {
         meaning: "HAMi found that the GPU peer-to-peer link data of a node is not symmetric (GPU A reports a link to B that B does not report back); instead of failing it scores that GPU pair as 0, so topology-aware placement on the node degrades. Usually an NVLink hardware or driver problem on the node.",

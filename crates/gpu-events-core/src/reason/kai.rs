@@ -23,5 +23,6 @@ reason_table! {
             "Not enough resources for the workload: %v.",
             "No nodes with enough resources were found: %v.",
         ],
+        grammar: Some(&crate::details::scheduling::KAI_UNSCHEDULABLE),
     }
 }

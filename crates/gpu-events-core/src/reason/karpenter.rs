@@ -32,6 +32,7 @@ reason_table! {
             "Failed to schedule pod, %s",
             "Failed to schedule pod, incompatible with nodepool %q, daemonset overhead=%s, %s",
         ],
+        grammar: Some(&crate::details::ecosystem::KARPENTER_FAILED_SCHEDULING),
     }
     NoCompatibleInstanceTypes {
         meaning: "A NodePool's requirements exclude every instance type the cloud provider offers, so the NodePool can never launch a node; for GPU pools this is typically a GPU instance family or capacity type that is not available.",
@@ -58,6 +59,7 @@ reason_table! {
             "Cannot disrupt Node: %s",
             "Cannot disrupt NodeClaim: %s",
         ],
+        grammar: Some(&crate::details::ecosystem::DISRUPTION_BLOCKED),
     }
     DisruptionLaunching {
         meaning: "Karpenter is launching a replacement NodeClaim as part of a disruption; the note gives the disruption reason (Underutilized, Empty, Drifted, ...).",
@@ -67,6 +69,7 @@ reason_table! {
         objects: &["NodeClaim"],
         reporting_controllers: &["karpenter"],
         note_formats: &["Launching NodeClaim: %s"],
+        grammar: Some(&crate::details::ecosystem::KARPENTER_DISRUPTION),
     }
     DisruptionWaitingReadiness {
         meaning: "A replacement NodeClaim launched for a disruption is not ready yet; Karpenter waits before terminating the old node.",
@@ -85,6 +88,7 @@ reason_table! {
         objects: &["Node", "NodeClaim"],
         reporting_controllers: &["karpenter"],
         note_formats: &["Disrupting Node: %s", "Disrupting NodeClaim: %s"],
+        grammar: Some(&crate::details::ecosystem::KARPENTER_DISRUPTION),
     }
     Unconsolidatable {
         meaning: "Karpenter evaluated this node for consolidation and will not consolidate it; the note explains why (no cheaper replacement, Pod constraints, spot-to-spot rules).",
@@ -132,6 +136,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["karpenter"],
         note_formats: &["Evicted pod: %s"],
+        grammar: Some(&crate::details::ecosystem::KARPENTER_EVICTED),
     }
     Disrupted {
         meaning: "Karpenter deleted this Pod directly because the node's termination grace period is running out, bypassing its PDB and do-not-disrupt annotation; a long-running GPU job is cut off.",
@@ -150,6 +155,7 @@ reason_table! {
         objects: &["Node"],
         reporting_controllers: &["karpenter"],
         note_formats: &["Failed to drain node, %s", "Failed to drain node, %d pods are waiting to be evicted"],
+        grammar: Some(&crate::details::ecosystem::KARPENTER_FAILED_DRAINING),
     }
     TerminationGracePeriodExpiring {
         meaning: "The node's termination grace period will end at the given time, after which Karpenter deletes the remaining Pods regardless of PDBs; GPU workloads still running then are killed.",
@@ -168,6 +174,7 @@ reason_table! {
         objects: &["Node"],
         reporting_controllers: &["karpenter"],
         note_formats: &["Awaiting deletion of bound volumeattachments (%s)"],
+        grammar: Some(&crate::details::ecosystem::AWAITING_VOLUME_DETACHMENT),
     }
     InsufficientCapacityError {
         meaning: "The cloud provider had no capacity for the instance type chosen for this NodeClaim (an insufficient-capacity error), so the launch failed and Karpenter retries with other offerings; common for scarce GPU instance types.",
@@ -177,6 +184,7 @@ reason_table! {
         objects: &["NodeClaim"],
         reporting_controllers: &["karpenter"],
         note_formats: &["NodeClaim %s event: %s"],
+        grammar: Some(&crate::details::ecosystem::NODE_CLAIM_EVENT),
     }
     NodeClassNotReady {
         meaning: "The NodeClass referenced by this NodeClaim is not ready, so the instance cannot be launched until the NodeClass (AMI, subnets, roles) is fixed.",
@@ -186,6 +194,7 @@ reason_table! {
         objects: &["NodeClaim"],
         reporting_controllers: &["karpenter"],
         note_formats: &["NodeClaim %s event: %s"],
+        grammar: Some(&crate::details::ecosystem::NODE_CLAIM_EVENT),
     }
     UnregisteredTaintMissing {
         meaning: "The node registered without Karpenter's `karpenter.sh/unregistered` taint, which opens a race in which Pods can schedule before Karpenter has applied labels and taints; usually a custom bootstrap configuration problem.",

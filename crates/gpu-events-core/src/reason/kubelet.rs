@@ -41,6 +41,7 @@ reason_table! {
             "Container image %q already present on machine and can be accessed by the pod",
             "Container image %q already present on machine",
         ],
+        grammar: Some(&crate::details::node::PULLED),
     }
     Failed {
         meaning: "A container could not be pulled, created or started; the note is either the pull error, the CRI/config error behind `Error: ...` (for GPU Pods often a CDI injection failure, an nvidia-container-cli or OCI hook error, or a missing runtime handler), or the container waiting reason. The container stays Waiting and is retried with back-off.",
@@ -57,6 +58,7 @@ reason_table! {
             "Internal PreStartContainer hook failed: %v",
             "error making pod data directories: %v",
         ],
+        grammar: Some(&crate::details::node::FAILED),
     }
     BackOff {
         meaning: "The kubelet is backing off before retrying: as a Normal event, the image pull keeps failing (ImagePullBackOff); as a Warning, the container keeps exiting and is restarted with growing delay (CrashLoopBackOff), which for GPU Pods often follows a CUDA/driver initialisation error or a GPU out-of-memory crash.",
@@ -70,6 +72,7 @@ reason_table! {
             "Back-off restarting failed container %s in pod %s",
             "Back-off restarting failed container",
         ],
+        grammar: Some(&crate::details::node::BACK_OFF),
     }
     ErrImageNeverPull {
         meaning: "The container uses `imagePullPolicy: Never` and the image is not on the node, so it cannot start; the image must be preloaded on every node the Pod may land on.",
@@ -79,6 +82,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Container image %q is not present with pull policy of Never"],
+        grammar: Some(&crate::details::node::ERR_IMAGE_NEVER_PULL),
     }
     InspectFailed {
         meaning: "The kubelet could not normalise the image reference or inspect the image in the runtime, so the container cannot be started until the reference or the runtime is fixed.",
@@ -88,6 +92,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Failed to apply default image tag %q: %v", "Failed to inspect image %q: %v"],
+        grammar: Some(&crate::details::node::INSPECT_FAILED),
     }
 
     // --- Container lifecycle ------------------------------------------------------------------
@@ -100,6 +105,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Container created", "Created container: %s", "Created container %s", "Created container"],
+        grammar: Some(&crate::details::node::CREATED),
     }
     Started {
         meaning: "The runtime started the container; since 1.35 the note no longer names it, so the container comes from the event's fieldPath.",
@@ -109,6 +115,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Container started", "Started container %s", "Started container"],
+        grammar: Some(&crate::details::node::STARTED),
     }
     Killing {
         meaning: "The kubelet is stopping a container: because the Pod is being deleted or evicted, a liveness or startup probe failed, the container spec changed, or its postStart hook failed.",
@@ -125,6 +132,7 @@ reason_table! {
             "FailedPostStartHook",
             "Killing container with id %s:%s",
         ],
+        grammar: Some(&crate::details::node::KILLING),
     }
     ExceededGracePeriod {
         meaning: "The runtime did not stop the Pod's containers within the termination grace period, so they were killed; a GPU process stuck in the driver (for example after an Xid error) can keep a container from exiting.",
@@ -159,6 +167,7 @@ reason_table! {
             "%s probe errored and resulted in %s state: %s",
             "%s probe errored: %v",
         ],
+        grammar: Some(&crate::details::node::UNHEALTHY),
     }
     ProbeWarning {
         meaning: "A probe succeeded but reported a warning (for example an HTTP redirect it did not follow); the container is not restarted.",
@@ -168,6 +177,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["kubelet"],
         note_formats: &["%s probe warning: %s"],
+        grammar: Some(&crate::details::node::PROBE_WARNING),
     }
 
     // --- Lifecycle hooks ----------------------------------------------------------------------
@@ -209,6 +219,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Failed to create pod sandbox: %v"],
+        grammar: Some(&crate::details::node::FAILED_CREATE_POD_SANDBOX),
     }
     FailedPodSandBoxStatus {
         meaning: "The kubelet could not read the status of the Pod sandbox from the runtime, usually because the runtime is unhealthy or restarting.",
@@ -218,6 +229,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Unable to get pod sandbox status: %v"],
+        grammar: Some(&crate::details::node::FAILED_POD_SANDBOX_STATUS),
     }
     SandboxChanged {
         meaning: "The Pod sandbox is gone or changed (for example after a runtime or node restart), so the kubelet kills it and creates a new one; all containers restart.",
@@ -239,6 +251,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Node didn't have enough resource: %s, requested: %d, used: %d, capacity: %d"],
+        grammar: Some(&crate::details::node::OUT_OF_RESOURCE),
     }
     UnexpectedAdmissionError {
         meaning: "Device allocation during kubelet admission failed (typically the device plugin's Allocate call, or no healthy devices left), so the Pod is rejected and fails even though the scheduler placed it; common with GPU device plugins that restarted, are not yet registered after a node reboot, or whose devices went unhealthy.",
@@ -252,6 +265,7 @@ reason_table! {
             "Update plugin resources failed due to %v, which is unexpected.",
             "Unexpected error while attempting to recover from admission failure: %v",
         ],
+        grammar: Some(&crate::details::node::UNEXPECTED_ADMISSION),
     }
     TopologyAffinityError {
         meaning: "The topology manager could not align the Pod's CPUs, memory and devices (such as GPUs and NICs) on the NUMA nodes its policy requires, so kubelet admission rejected the Pod.",
@@ -273,6 +287,7 @@ reason_table! {
             "SMT Alignment Error: requested %d cpus not multiple cpus per core = %d",
             "SMT Alignment Error: not enough free physical CPUs: available physical CPUs = %d, requested CPUs = %d, CPUs per core = %d",
         ],
+        grammar: Some(&crate::details::node::SMT_ALIGNMENT),
     }
     InvalidNodeInfo {
         meaning: "The kubelet could not read its own Node object while admitting the Pod, so the Pod was rejected.",
@@ -402,6 +417,7 @@ reason_table! {
             "Pod ephemeral local storage usage exceeds the total limit of containers %s. ",
             "Usage of EmptyDir volume %q exceeds the limit %q. ",
         ],
+        grammar: Some(&crate::details::node::EVICTED),
     }
     EvictionThresholdMet {
         meaning: "A node-pressure eviction threshold was crossed and the kubelet is trying to reclaim the named resource, first by garbage collection and then by evicting Pods.",
@@ -411,6 +427,7 @@ reason_table! {
         objects: &["Node"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Attempting to reclaim %s"],
+        grammar: Some(&crate::details::node::EVICTION_THRESHOLD_MET),
     }
 
     // --- Volumes ------------------------------------------------------------------------------
@@ -430,6 +447,7 @@ reason_table! {
             "MountVolume.MountDevice failed for volume %q : %v",
             "MountVolume.WaitForAttach failed for volume %q : %v",
         ],
+        grammar: Some(&crate::details::node::FAILED_MOUNT),
     }
     FailedMapVolume {
         meaning: "The kubelet could not map a raw block volume into the Pod, so the Pod stays in ContainerCreating.",
@@ -439,6 +457,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["kubelet"],
         note_formats: &["MapVolume.%s failed for volume %q : %v"],
+        grammar: Some(&crate::details::node::FAILED_MAP_VOLUME),
     }
     SuccessfulMountVolume {
         meaning: "A volume became available to the Pod. Current kubelets record it only for raw block volumes (MapVolume); filesystem mounts were reported this way by old kubelets.",
@@ -559,6 +578,7 @@ reason_table! {
         objects: &["Pod"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Failed to prepare dynamic resources: %v"],
+        grammar: Some(&crate::details::node::PREPARE_DYNAMIC_RESOURCES),
     }
 
     // --- Node-scoped events -------------------------------------------------------------------
@@ -580,6 +600,7 @@ reason_table! {
         objects: &["Node"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Node %s status is now: %s"],
+        grammar: Some(&crate::details::node::NODE_STATUS),
     }
     NodeHasNoDiskPressure {
         meaning: "The kubelet reports the node's DiskPressure condition as False.",
@@ -589,6 +610,7 @@ reason_table! {
         objects: &["Node"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Node %s status is now: %s"],
+        grammar: Some(&crate::details::node::NODE_STATUS),
     }
     NodeHasSufficientPID {
         meaning: "The kubelet reports the node's PIDPressure condition as False.",
@@ -598,6 +620,7 @@ reason_table! {
         objects: &["Node"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Node %s status is now: %s"],
+        grammar: Some(&crate::details::node::NODE_STATUS),
     }
     NodeReady {
         meaning: "The kubelet reports the node Ready.",
@@ -607,6 +630,7 @@ reason_table! {
         objects: &["Node"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Node %s status is now: %s"],
+        grammar: Some(&crate::details::node::NODE_STATUS),
     }
     NodeNotReady {
         meaning: "The kubelet reports the node not Ready (runtime down, network plugin not ready, or kubelet starting); new Pods are not admitted there until it recovers.",
@@ -616,6 +640,7 @@ reason_table! {
         objects: &["Node"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Node %s status is now: %s"],
+        grammar: Some(&crate::details::node::NODE_STATUS),
     }
     NodeHasInsufficientMemory {
         meaning: "The kubelet reports the node's MemoryPressure condition as True; memory evictions may follow.",
@@ -625,6 +650,7 @@ reason_table! {
         objects: &["Node"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Node %s status is now: %s"],
+        grammar: Some(&crate::details::node::NODE_STATUS),
     }
     NodeHasDiskPressure {
         meaning: "The kubelet reports the node's DiskPressure condition as True; image garbage collection and evictions may follow (large GPU images fill disks quickly).",
@@ -634,6 +660,7 @@ reason_table! {
         objects: &["Node"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Node %s status is now: %s"],
+        grammar: Some(&crate::details::node::NODE_STATUS),
     }
     NodeHasInsufficientPID {
         meaning: "The kubelet reports the node's PIDPressure condition as True; evictions may follow.",
@@ -643,6 +670,7 @@ reason_table! {
         objects: &["Node"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Node %s status is now: %s"],
+        grammar: Some(&crate::details::node::NODE_STATUS),
     }
     NodeSchedulable {
         meaning: "The node was uncordoned (`spec.unschedulable` cleared).",
@@ -652,6 +680,7 @@ reason_table! {
         objects: &["Node"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Node %s status is now: %s"],
+        grammar: Some(&crate::details::node::NODE_STATUS),
     }
     NodeNotSchedulable {
         meaning: "The node was cordoned (`spec.unschedulable` set), for example for a drain or a GPU driver upgrade.",
@@ -661,6 +690,7 @@ reason_table! {
         objects: &["Node"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Node %s status is now: %s"],
+        grammar: Some(&crate::details::node::NODE_STATUS),
     }
     NodeAllocatableEnforced {
         meaning: "The kubelet applied the node-allocatable cgroup limits (and any system or kube reserved limits).",
@@ -710,6 +740,7 @@ reason_table! {
         objects: &["Node"],
         reporting_controllers: &["kubelet"],
         note_formats: &["Node %s has been rebooted, boot id: %s"],
+        grammar: Some(&crate::details::node::REBOOTED),
     }
     Shutdown {
         meaning: "The kubelet's graceful node shutdown manager saw the node start (or cancel) a shutdown and will terminate Pods within the configured grace periods.",
@@ -728,6 +759,7 @@ reason_table! {
         objects: &["Node"],
         reporting_controllers: &["kubelet"],
         note_formats: &["System OOM encountered, victim process: %s, pid: %d", "System OOM encountered"],
+        grammar: Some(&crate::details::node::SYSTEM_OOM),
     }
     InvalidDiskCapacity {
         meaning: "The kubelet read a zero capacity for the image filesystem, so image garbage collection cannot work.",

@@ -27,6 +27,7 @@ reason_table! {
             "LocalQueue %s doesn't exist",
             "ClusterQueue %s doesn't exist",
         ],
+        grammar: Some(&crate::details::ecosystem::KUEUE_INADMISSIBLE),
     }
     WaitingForQuota {
         meaning: "Granular form of `Pending` (UnadmittedWorkloadsObservability feature gate): the Workload fits the ClusterQueue's limits but must wait until enough quota is released; GPU jobs wait for running jobs to finish or for a preemption.",
@@ -36,6 +37,7 @@ reason_table! {
         objects: &["Workload"],
         reporting_controllers: &["kueue-admission"],
         note_formats: &["couldn't assign flavors to pod set %s: %s", "Workload no longer fits after processing another workload"],
+        grammar: Some(&crate::details::ecosystem::KUEUE_INADMISSIBLE),
     }
     ExceedsMaxQuota {
         meaning: "Granular form of `Pending`: the Workload asks for more than the ClusterQueue (plus borrowing) can ever provide, so it will not be admitted until the request or the quota changes; typical for a GPU count above the queue's nominal quota.",
@@ -45,6 +47,7 @@ reason_table! {
         objects: &["Workload"],
         reporting_controllers: &["kueue-admission"],
         note_formats: &["couldn't assign flavors to pod set %s: %s"],
+        grammar: Some(&crate::details::ecosystem::KUEUE_INADMISSIBLE),
     }
     NoMatchingFlavor {
         meaning: "Granular form of `Pending`: no ResourceFlavor of the ClusterQueue matches the Workload's node selectors, affinity or tolerations, or provides the requested resource (for example a GPU flavor is missing).",
@@ -54,6 +57,7 @@ reason_table! {
         objects: &["Workload"],
         reporting_controllers: &["kueue-admission"],
         note_formats: &["couldn't assign flavors to pod set %s: %s"],
+        grammar: Some(&crate::details::ecosystem::KUEUE_INADMISSIBLE),
     }
     TopologyPlacementFailed {
         meaning: "Granular form of `Pending`: topology-aware scheduling found no topology domain with room for all the Workload's Pods (for example not enough free GPUs within one rack or block).",
@@ -63,6 +67,7 @@ reason_table! {
         objects: &["Workload"],
         reporting_controllers: &["kueue-admission"],
         note_formats: &["couldn't assign flavors to pod set %s: %s"],
+        grammar: Some(&crate::details::ecosystem::KUEUE_INADMISSIBLE),
     }
     WaitingForPreemptedWorkloads {
         meaning: "Granular form of `Pending`: Kueue has issued preemptions for this Workload and waits for the preempted Workloads to release their quota before admitting it.",
@@ -72,6 +77,7 @@ reason_table! {
         objects: &["Workload"],
         reporting_controllers: &["kueue-admission"],
         note_formats: &["couldn't assign flavors to pod set %s: %s. Pending the preemption of %d workload(s)"],
+        grammar: Some(&crate::details::ecosystem::KUEUE_INADMISSIBLE),
     }
     Misconfigured {
         meaning: "Granular form of `Pending`: the Workload cannot be admitted because its queue setup is broken (LocalQueue or ClusterQueue missing or inactive); nothing will happen until the configuration is fixed.",
@@ -81,6 +87,7 @@ reason_table! {
         objects: &["Workload"],
         reporting_controllers: &["kueue-admission", "kueue-workload-controller"],
         note_formats: &["ClusterQueue %s is inactive", "LocalQueue %s doesn't exist", "ClusterQueue %s doesn't exist"],
+        grammar: Some(&crate::details::ecosystem::KUEUE_INADMISSIBLE),
     }
     SecondPassFailed {
         meaning: "The second scheduling pass of topology-aware scheduling (run after delayed topology requests or node failures) could not place the admitted Workload; the note is the inadmissible message.",
@@ -90,6 +97,7 @@ reason_table! {
         objects: &["Workload"],
         reporting_controllers: &["kueue-admission"],
         note_formats: &["couldn't assign flavors to pod set %s: %s"],
+        grammar: Some(&crate::details::ecosystem::KUEUE_INADMISSIBLE),
     }
     QuotaReserved {
         meaning: "Kueue reserved quota for the Workload in a ClusterQueue; the note gives the queue, the seconds it waited and optionally the flavors considered. Admission follows once admission checks pass.",
@@ -102,6 +110,7 @@ reason_table! {
             "Quota reserved in ClusterQueue %s, wait time since queued was %.0fs; Flavors considered: %s",
             "Quota reserved in ClusterQueue %s, wait time since queued was %.0fs",
         ],
+        grammar: Some(&crate::details::ecosystem::QUOTA_RESERVED),
     }
     Admitted {
         meaning: "The Workload is admitted: quota is reserved and all admission checks passed, so Kueue unsuspends the job and its Pods can be created and scheduled.",
@@ -114,6 +123,7 @@ reason_table! {
             "Admitted by ClusterQueue %s, wait time since reservation was 0s",
             "Admitted by ClusterQueue %s, wait time since reservation was %.0fs",
         ],
+        grammar: Some(&crate::details::ecosystem::KUEUE_ADMITTED),
     }
     Preempted {
         meaning: "Kueue preempted this admitted Workload to make room for another (priority within the ClusterQueue, reclamation within the cohort, or fair sharing); the job is suspended and its GPU Pods are deleted, then it is requeued.",
@@ -129,6 +139,7 @@ reason_table! {
             "Preempted to accommodate a workload (UID: %s) due to %s",
             "Preempted by another workload in the %s",
         ],
+        grammar: Some(&crate::details::ecosystem::KUEUE_PREEMPTED),
     }
     PreemptedWorkload {
         meaning: "Recorded on the preempting Workload: Kueue preempted the named Workload on its behalf; the note gives the victim, its ClusterQueue and both effective priorities.",
@@ -138,6 +149,7 @@ reason_table! {
         objects: &["Workload"],
         reporting_controllers: &["kueue-admission"],
         note_formats: &["Preempted workload %s (UID: %s) in ClusterQueue %s; preemptor effective priority: %d (base: %d, boost: %d); preemptee effective priority: %d (base: %d, boost: %d)"],
+        grammar: Some(&crate::details::ecosystem::KUEUE_PREEMPTED_WORKLOAD),
     }
     EvictedDueTo = "EvictedDueTo<reason>" {
         meaning: "Family of eviction reasons: Kueue evicted the admitted Workload for the named cause (Preempted, PodsReadyTimeout, AdmissionCheck, ClusterQueueStopped, LocalQueueStopped, Deactivated, `DeactivatedDueTo<cause>`, NodeFailures); the job is suspended and its Pods removed. A PodsReadyTimeout on a GPU job usually means its Pods could not all start (e.g. GPUs not schedulable) in time.",
@@ -147,6 +159,7 @@ reason_table! {
         objects: &["Workload"],
         reporting_controllers: &["kueue-workload-controller", "kueue-admission"],
         note_formats: &["Exceeded the PodsReady timeout %s"],
+        grammar: Some(&crate::details::ecosystem::KUEUE_EVICTED),
     }
     MaximumExecutionTimeExceeded {
         meaning: "The Workload ran longer than its maximum execution time and Kueue deactivated it; the job is stopped and its GPUs released.",
@@ -199,6 +212,7 @@ reason_table! {
         objects: &["Job", "JobSet", "RayJob", "PyTorchJob", "Pod"],
         reporting_controllers: &["*-kueue-controller"],
         note_formats: &["Created Workload: %v"],
+        grammar: Some(&crate::details::ecosystem::CREATED_WORKLOAD),
     }
     Started {
         meaning: "The job's Workload was admitted and Kueue unsuspended the job (injecting the flavor's node selectors), so its Pods are being created.",
@@ -208,6 +222,7 @@ reason_table! {
         objects: &["Job", "JobSet", "RayJob", "PyTorchJob", "Pod"],
         reporting_controllers: &["*-kueue-controller"],
         note_formats: &["Admitted by clusterQueue %v"],
+        grammar: Some(&crate::details::ecosystem::KUEUE_STARTED),
     }
     Stopped {
         meaning: "Kueue suspended the running job because its Workload lost admission (evicted, preempted, deleted); the note is the cause. Its GPU Pods are terminated and the job waits in the queue again.",
@@ -235,6 +250,7 @@ reason_table! {
         objects: &["Job", "JobSet", "RayJob", "PyTorchJob", "Pod"],
         reporting_controllers: &["*-kueue-controller"],
         note_formats: &["Workload '%s' is declared finished"],
+        grammar: Some(&crate::details::ecosystem::FINISHED_WORKLOAD),
     }
     UpdatedAdmissionCheck {
         meaning: "The state of one of the Workload's admission checks changed; the note carries the check's status text (for example the ProvisioningRequest progress).",
@@ -267,5 +283,6 @@ reason_table! {
         types: &[Warning],
         objects: &["Workload"],
         reporting_controllers: &["kueue-admission", "kueue-workload-controller"],
+        grammar: Some(&crate::details::ecosystem::KUEUE_INADMISSIBLE),
     }
 }

@@ -26,6 +26,7 @@ reason_table! {
             "Killed process %d (%s) total-vm:%dkB, anon-rss:%dkB, file-rss:%dkB, shmem-rss:%dkB, UID:%d pgtables:%dkB oom_score_adj:%d",
             "Killed process %d (%s) total-vm:%dkB, anon-rss:%dkB, file-rss:%dkB",
         ],
+        grammar: Some(&crate::details::node::OOM_KILLING),
     }
     TaskHung {
         meaning: "A task was blocked in the kernel for longer than the hung-task timeout; on GPU nodes this often means a process stuck in the GPU driver or on slow storage.",

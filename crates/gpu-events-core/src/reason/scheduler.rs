@@ -14,7 +14,7 @@ reason_table! {
         group: Scheduling,
         types: &[Normal],
         objects: &["Pod"],
-        reporting_controllers: &["default-scheduler", "*-scheduler", "*scheduler"],
+        reporting_controllers: &["default-scheduler"],
         actions: &["Binding"],
         note_formats: &["Successfully assigned %v/%v to %v", "Successfully assigned %v to %v"],
         grammar: Some(&crate::details::scheduling::SCHEDULED),
@@ -25,7 +25,7 @@ reason_table! {
         group: Scheduling,
         types: &[Warning],
         objects: &["Pod"],
-        reporting_controllers: &["default-scheduler", "*-scheduler", "*scheduler"],
+        reporting_controllers: &["default-scheduler"],
         actions: &["Scheduling"],
         note_formats: &[
             "0/%v nodes are available: %v. preemption: %v",
@@ -33,6 +33,7 @@ reason_table! {
             "skip schedule deleting pod: %v/%v",
             "no nodes available to schedule pods",
         ],
+        grammar: Some(&crate::details::scheduling::FAILED_SCHEDULING),
     }
     Preempted {
         meaning: "The Pod was preempted (evicted) by the scheduler to make room for a higher-priority Pod; regarding is the victim, related the preemptor.",
@@ -40,8 +41,9 @@ reason_table! {
         group: Preemption,
         types: &[Normal],
         objects: &["Pod"],
-        reporting_controllers: &["default-scheduler", "*-scheduler", "*scheduler"],
+        reporting_controllers: &["default-scheduler"],
         actions: &["Preempting"],
         note_formats: &["Preempted by pod %v on node %v", "Preempted by a pod on node %v", "Preempted by %v/%v on node %v"],
+        grammar: Some(&crate::details::scheduling::PREEMPTED),
     }
 }

@@ -21,6 +21,7 @@ reason_table! {
         reporting_controllers: &["tensor-fusion-scheduler"],
         actions: &["pre filter for TensorFusion workload"],
         note_formats: &["TensorFusion pre schedule done, valid GPU node count: %d"],
+        grammar: Some(&crate::details::tensorfusion::PRE_SCHEDULE_DONE),
     }
     GPUDeviceAllocated {
         meaning: "The scheduler plugin reserved GPUs for the Pod and wrote their device IDs into its annotations (PreBind on main, PostBind on the v1 line); the note lists the GPU names.",
@@ -31,6 +32,7 @@ reason_table! {
         reporting_controllers: &["tensor-fusion-scheduler"],
         actions: &["Attach GPU device ID info"],
         note_formats: &["Attach TensorFusion GPU device IDs to Pod: %s"],
+        grammar: Some(&crate::details::tensorfusion::GPU_DEVICE_ALLOCATED),
     }
     PodIndexAllocationPending {
         meaning: "The Pod's TensorFusion index on the node is still held by another Pod; it will be patched in once that Pod releases it. The note gives the index and the node.",
@@ -41,6 +43,7 @@ reason_table! {
         reporting_controllers: &["tensor-fusion-scheduler"],
         actions: &["Pod index allocation pending"],
         note_formats: &["Index %d will be patched into pod after released by other pod on the same node: %s"],
+        grammar: Some(&crate::details::tensorfusion::POD_INDEX_ALLOCATION_PENDING),
     }
     ScheduleWithNativeGPU {
         meaning: "In progressive-migration mode the Pod asks for native GPU resources, so the scheduler plugin lets it use plain GPUs; the note counts the nodes not used by TensorFusion.",
@@ -51,6 +54,7 @@ reason_table! {
         reporting_controllers: &["tensor-fusion-scheduler"],
         actions: &["Scheduling non-TF workload for progressive migration"],
         note_formats: &["use native GPU resources, available native GPU nodes: %d"],
+        grammar: Some(&crate::details::tensorfusion::SCHEDULE_WITH_NATIVE_GPU),
     }
     GPUQuotaOrCapacityNotEnough {
         meaning: "The TensorFusion scheduler plugin could not place the Pod: a GPU quota is exhausted or no GPU in the pool passes the filters; the note carries the quota or filter error. The Pod stays Pending until quota or capacity frees up.",
@@ -61,6 +65,7 @@ reason_table! {
         reporting_controllers: &["tensor-fusion-scheduler"],
         actions: &["check quota and filter"],
         note_formats: &["TensorFusion schedule failed, no enough resource or quotas: %s"],
+        grammar: Some(&crate::details::tensorfusion::GPU_QUOTA_OR_CAPACITY_NOT_ENOUGH),
     }
     PartitionTemplateMatchFailed {
         meaning: "For partitioned GPU isolation, no partition template fits the Pod's TFLOPS/VRAM request on the available GPUs; the Pod cannot be placed until a fitting partition exists.",
@@ -71,6 +76,7 @@ reason_table! {
         reporting_controllers: &["tensor-fusion-scheduler"],
         actions: &["match partition template"],
         note_formats: &["Failed to match partition template: %s"],
+        grammar: Some(&crate::details::tensorfusion::PARTITION_TEMPLATE_MATCH_FAILED),
     }
     GPUDeviceAllocatedFailed {
         meaning: "Writing the allocated GPU device IDs onto the Pod failed after retries, so the allocation was rolled back; the Pod will be retried by the scheduler.",
@@ -81,6 +87,7 @@ reason_table! {
         reporting_controllers: &["tensor-fusion-scheduler"],
         actions: &["Attach GPU device ID info failed"],
         note_formats: &["Can not add GPU device IDs: %s"],
+        grammar: Some(&crate::details::tensorfusion::GPU_DEVICE_ALLOCATED_FAILED),
     }
     ContainerGPUAllocationFailed {
         meaning: "The plugin could not map the Pod's allocated GPUs onto its individual containers (bad per-container GPU counts or too few GPUs); binding continues, but a container may end up without its GPUs.",
@@ -91,6 +98,7 @@ reason_table! {
         reporting_controllers: &["tensor-fusion-scheduler"],
         actions: &["Failed to allocate GPUs to containers"],
         note_formats: &["Error: %v"],
+        grammar: Some(&crate::details::tensorfusion::CONTAINER_GPU_ALLOCATION_FAILED),
     }
     CommitFailed {
         meaning: "The GPU allocator could not commit the Pod's assumed allocation after retries; the Pod's GPU reservation is lost and it will be rescheduled.",
@@ -101,6 +109,7 @@ reason_table! {
         reporting_controllers: &["tensor-fusion-scheduler"],
         actions: &["GPU allocation commit failed"],
         note_formats: &["Commit failed for pod %s after retries: %v"],
+        grammar: Some(&crate::details::tensorfusion::COMMIT_FAILED),
     }
     GPUInterconnectTopologyFallback {
         meaning: "GPU interconnect topology data is missing for some nodes, so topology-aware scheduling fell back to NUMA-level or unknown placement for them.",
@@ -121,6 +130,7 @@ reason_table! {
         reporting_controllers: &["tensor-fusion-scheduler"],
         actions: &["topology evaluation"],
         note_formats: &["No node satisfies GPU topology constraint (mode=hard, maxTier=%d)"],
+        grammar: Some(&crate::details::tensorfusion::GPU_INTERCONNECT_TOPOLOGY_UNSATISFIED),
     }
     GangWaitingForMembers {
         meaning: "The scheduler plugin's Permit holds this gang member until enough other members of its group can be scheduled; the note names the group.",
@@ -131,6 +141,7 @@ reason_table! {
         reporting_controllers: &["tensor-fusion-scheduler"],
         actions: &["Waiting for gang members"],
         note_formats: &["Waiting for other members in group %s"],
+        grammar: Some(&crate::details::tensorfusion::GANG_MEMBERS_WAITING),
     }
     GangManagerWaitingForMembers = "GangWaitingForMembers" {
         meaning: "The gang manager reports that the Pod's gang is still below quorum; the note counts ready members against the required number.",
@@ -152,6 +163,7 @@ reason_table! {
         reporting_controllers: &["tensor-fusion-scheduler"],
         actions: &["Gang scheduling complete"],
         note_formats: &["All gang members ready for group %s"],
+        grammar: Some(&crate::details::tensorfusion::GANG_SCHEDULED),
     }
     GangManagerScheduled = "GangScheduled" {
         meaning: "The gang manager scheduled the whole Pod group; recorded on a representative Pod, with the group and its member count.",
@@ -162,6 +174,7 @@ reason_table! {
         reporting_controllers: &["GangScheduler"],
         actions: &["Scheduled"],
         note_formats: &["Pod group %s scheduled with %d members"],
+        grammar: Some(&crate::details::tensorfusion::GANG_SCHEDULED),
     }
     GangSchedulingTimeout {
         meaning: "The gang did not reach quorum before its timeout, so the scheduler plugin rejected the waiting member; the group's Pods go back to Pending and release their reservations.",
@@ -172,6 +185,7 @@ reason_table! {
         reporting_controllers: &["tensor-fusion-scheduler"],
         actions: &["Gang scheduling timeout"],
         note_formats: &["Gang scheduling timeout for group %s"],
+        grammar: Some(&crate::details::tensorfusion::GANG_SCHEDULING_TIMEOUT),
     }
     GangManagerSchedulingTimeout = "GangSchedulingTimeout" {
         meaning: "The gang manager timed the Pod group out before quorum; recorded on a representative waiting Pod with how many members were ready. The group's reservations are released.",
@@ -182,6 +196,7 @@ reason_table! {
         reporting_controllers: &["GangScheduler"],
         actions: &["Timeout"],
         note_formats: &["Pod group %s timed out with %d/%d members ready"],
+        grammar: Some(&crate::details::tensorfusion::GANG_SCHEDULING_TIMEOUT),
     }
     GangStrictRejected {
         meaning: "In strict gang mode one member could not be scheduled, so the whole group was rejected; none of its Pods are placed until all can be.",
@@ -192,6 +207,7 @@ reason_table! {
         reporting_controllers: &["tensor-fusion-scheduler"],
         actions: &["Gang strict-rejected"],
         note_formats: &["Gang group %s rejected because member %s could not be scheduled"],
+        grammar: Some(&crate::details::tensorfusion::GANG_STRICT_REJECTED),
     }
     NodeExpansionCheck {
         meaning: "The node expander checked whether a pending Pod needs a new GPU node; the action tells the outcome (schedulable, pre-scheduled on an in-flight node, delegated to Karpenter, scheduled). As a Warning (NoGPUNodes, NonGPUIssue, ScheduleTimeout) it means expansion cannot help and the Pod needs a manual look.",
@@ -219,6 +235,7 @@ reason_table! {
             "pod scheduling failure not due to GPU resources, manual check required",
             "failed to schedule pod after 10 minutes",
         ],
+        grammar: Some(&crate::details::tensorfusion::NODE_EXPANSION_CHECK),
     }
     NodeExpansionCompleted {
         meaning: "The node expander created a GPUNodeClaim or Karpenter NodeClaim to provision a new GPU node for the pending Pod; the note names the claim.",
@@ -232,6 +249,7 @@ reason_table! {
             "created new GPUNodeClaim for node expansion: %s",
             "created new NodeClaim for node expansion: %s",
         ],
+        grammar: Some(&crate::details::tensorfusion::NODE_EXPANSION_COMPLETED),
     }
     NodeExpansionFailed {
         meaning: "Node expansion could not help the pending Pod: no candidate GPU node type fits, or creating the GPUNodeClaim/NodeClaim failed; the Pod stays Pending.",
@@ -246,6 +264,7 @@ reason_table! {
             "failed to create new GPUNodeClaim: %v",
             "failed to create new NodeClaim: %v",
         ],
+        grammar: Some(&crate::details::tensorfusion::NODE_EXPANSION_FAILED),
     }
     NodeExpansionCandidateFailed {
         meaning: "A Karpenter NodeClaim created for the Pod failed for insufficient cloud capacity and was deleted; the expander moves on to the next expansion preference.",
@@ -256,6 +275,7 @@ reason_table! {
         reporting_controllers: &["TensorFusionScheduler"],
         actions: &[],
         note_formats: &["Karpenter NodeClaim %s failed due to insufficient capacity; trying the next expansion preference"],
+        grammar: Some(&crate::details::tensorfusion::NODE_EXPANSION_CANDIDATE_FAILED),
     }
     NodeExpansionCandidatesExhausted {
         meaning: "Every Karpenter expansion preference, including the relaxed fallback, failed for lack of capacity; no new node will be provisioned and the Pod stays Pending.",
@@ -276,6 +296,7 @@ reason_table! {
         reporting_controllers: &["GPUNodeClaim"],
         actions: &["Created"],
         note_formats: &["Created node: %s, IP: %s"],
+        grammar: Some(&crate::details::tensorfusion::NODE_CREATED),
     }
     Compaction {
         meaning: "Pool compaction found an empty GPU node whose removal keeps the warm-up capacity, and is terminating it.",
@@ -286,6 +307,7 @@ reason_table! {
         reporting_controllers: &["GPUPoolCompaction"],
         actions: &["Compacting"],
         note_formats: &["Node %s is empty and deletion won't impact warm-up capacity, try terminating it"],
+        grammar: Some(&crate::details::tensorfusion::COMPACTION),
     }
     MaxResourceConstraintReached {
         meaning: "The pool wanted more GPU nodes but its configured maximum resources would be exceeded, so it did not scale up; pending workloads may wait for capacity. The note dumps the max-resources struct.",
@@ -296,6 +318,7 @@ reason_table! {
         reporting_controllers: &["GPUPool"],
         actions: &["ConstraintReached"],
         note_formats: &["Max resource constraint can not be satisfied, can not scale up: %v"],
+        grammar: Some(&crate::details::tensorfusion::MAX_RESOURCE_CONSTRAINT_REACHED),
     }
     DefragStarted {
         meaning: "A scheduled defragmentation step started on the GPU pool; the note gives the start time.",
@@ -306,6 +329,7 @@ reason_table! {
         reporting_controllers: &["GPUPoolCompaction"],
         actions: &["DefragStarted"],
         note_formats: &["defrag step started at %s"],
+        grammar: Some(&crate::details::tensorfusion::DEFRAG_STARTED),
     }
     DefragPodEvicted {
         meaning: "Defragmentation evicted a worker Pod from a source node so it can be packed onto another node.",
@@ -316,6 +340,7 @@ reason_table! {
         reporting_controllers: &["GPUPoolCompaction"],
         actions: &["DefragPodEvicted"],
         note_formats: &["evicted pod %s/%s on node %s for defrag"],
+        grammar: Some(&crate::details::tensorfusion::DEFRAG_POD_EVICTED),
     }
     DefragFinished {
         meaning: "A defragmentation step finished; the note summarises candidates, processed nodes, evictions, failures and skips, and whether the deadline was hit.",
@@ -326,6 +351,7 @@ reason_table! {
         reporting_controllers: &["GPUPoolCompaction"],
         actions: &["DefragFinished"],
         note_formats: &["defrag step finished: candidates=%d processed=%d evicted=%d failed=%d unmovable=%d pdbBlocked=%d missingPdb=%d freshSkip=%d deadline=%t"],
+        grammar: Some(&crate::details::tensorfusion::DEFRAG_FINISHED),
     }
     DefragSkipUnschedulable {
         meaning: "Defragmentation skipped a node because its workers could not all be placed elsewhere; the note carries the placement summary.",
@@ -336,6 +362,7 @@ reason_table! {
         reporting_controllers: &["GPUPoolCompaction"],
         actions: &["DefragSkipUnschedulable"],
         note_formats: &["node %s skipped: %s"],
+        grammar: Some(&crate::details::tensorfusion::DEFRAG_SKIP_UNSCHEDULABLE),
     }
     DefragSkipPDBBlocked {
         meaning: "Defragmentation skipped a node before evicting because a PodDisruptionBudget currently allows no disruption of one of its Pods.",
@@ -346,6 +373,7 @@ reason_table! {
         reporting_controllers: &["GPUPoolCompaction"],
         actions: &["DefragSkipPDBBlocked"],
         note_formats: &["node %s skipped before eviction: %s"],
+        grammar: Some(&crate::details::tensorfusion::DEFRAG_SKIP_PDB_BLOCKED),
     }
     DefragBlockedBySourceNode {
         meaning: "The defragmentation step is paused because an earlier source node is still being drained.",
@@ -376,6 +404,7 @@ reason_table! {
         reporting_controllers: &["GPUPoolCompaction"],
         actions: &["DefragSkipMissingPDB"],
         note_formats: &["node %s skipped from defrag: pod %s/%s has no PodDisruptionBudget covering it; please add a PDB to enable safe defrag"],
+        grammar: Some(&crate::details::tensorfusion::DEFRAG_SKIP_MISSING_PDB),
     }
     DefragPodEvictFailed {
         meaning: "Defragmentation failed to mark the source node or to evict one of its Pods, so eviction of that node was aborted; the node may be left partially drained.",
@@ -390,6 +419,7 @@ reason_table! {
             "evicted pod %s/%s on node %s but failed to mark defrag label: %v (node eviction aborted)",
             "failed to evict pod %s/%s on node %s: %v (node eviction aborted)",
         ],
+        grammar: Some(&crate::details::tensorfusion::DEFRAG_POD_EVICT_FAILED),
     }
     DefragNodeEvictSkip {
         meaning: "After an eviction failure the node was put on the defragmentation skip list, so later steps will leave it alone.",
@@ -400,6 +430,7 @@ reason_table! {
         reporting_controllers: &["GPUPoolCompaction"],
         actions: &["DefragNodeEvictSkip"],
         note_formats: &["node %s added to defrag evict-skip list after eviction failure: %v"],
+        grammar: Some(&crate::details::tensorfusion::DEFRAG_NODE_EVICT_SKIP),
     }
     DefragAbortNode {
         meaning: "Defragmentation gave up on a node because placement simulation or the eviction preflight failed, or eviction was aborted; the node keeps its workers.",
@@ -414,6 +445,7 @@ reason_table! {
             "node %s: eviction preflight failed: %v",
             "node %s: eviction aborted",
         ],
+        grammar: Some(&crate::details::tensorfusion::DEFRAG_ABORT_NODE),
     }
     DefragConfigInvalid {
         meaning: "The pool's defragmentation schedule or timezone is invalid, so defragmentation is disabled until the configuration is fixed.",
@@ -424,6 +456,7 @@ reason_table! {
         reporting_controllers: &["GPUPoolCompaction"],
         actions: &["DefragConfigInvalid"],
         note_formats: &["defrag disabled: %v"],
+        grammar: Some(&crate::details::tensorfusion::DEFRAG_CONFIG_INVALID),
     }
     HypervisorCrashLoopRecreate {
         meaning: "The node's hypervisor Pod kept crashing past the restart threshold, so it was deleted to be recreated; GPU workers on that node may be disrupted meanwhile.",
@@ -434,6 +467,7 @@ reason_table! {
         reporting_controllers: &["GPUNode"],
         actions: &["Recreate"],
         note_formats: &["Hypervisor pod %s deleted for recreation: container %s restarted %d times (threshold %d)"],
+        grammar: Some(&crate::details::tensorfusion::HYPERVISOR_CRASH_LOOP_RECREATE),
     }
     DriverProbeFailed {
         meaning: "The GPU driver probe Job for a node failed through its whole backoff; the node's GPU driver is likely broken or missing and it cannot serve GPU workloads.",
@@ -444,6 +478,7 @@ reason_table! {
         reporting_controllers: &["GPUNode"],
         actions: &["Failed"],
         note_formats: &["Driver probe job failed after %d attempts"],
+        grammar: Some(&crate::details::tensorfusion::DRIVER_PROBE_FAILED),
     }
     ResourceScaledUp {
         meaning: "The autoscaler raised the workload's TFLOPS and/or VRAM requests; the note gives old and new values.",
@@ -454,6 +489,7 @@ reason_table! {
         reporting_controllers: &["autoscaler"],
         actions: &["Scaled"],
         note_formats: &["Resources scaled up: Compute %s->%s, VRAM %s->%s"],
+        grammar: Some(&crate::details::tensorfusion::RESOURCE_SCALED_UP),
     }
     ResourceScaledDown {
         meaning: "The autoscaler lowered the workload's TFLOPS and/or VRAM requests (or changed only limits); the note gives old and new values.",
@@ -464,6 +500,7 @@ reason_table! {
         reporting_controllers: &["autoscaler"],
         actions: &["Scaled"],
         note_formats: &["Resources scaled down: Compute %s->%s, VRAM %s->%s"],
+        grammar: Some(&crate::details::tensorfusion::RESOURCE_SCALED_DOWN),
     }
     WorkerSelected {
         meaning: "A worker Pod was chosen to serve the remote-GPU connection.",
@@ -474,6 +511,7 @@ reason_table! {
         reporting_controllers: &["TensorFusionConnection"],
         actions: &["Selected"],
         note_formats: &["Worker %s successfully selected for connection"],
+        grammar: Some(&crate::details::tensorfusion::WORKER_SELECTED),
     }
     ConnectionReady {
         meaning: "The remote-GPU connection is ready; the note gives the URL the client uses to reach its worker.",
@@ -484,6 +522,7 @@ reason_table! {
         reporting_controllers: &["TensorFusionConnection"],
         actions: &["Ready"],
         note_formats: &["Connection URL: %s"],
+        grammar: Some(&crate::details::tensorfusion::CONNECTION_READY),
     }
     WorkerSelectionFailed {
         meaning: "Selecting a worker for the connection failed with an API error; the client stays unconnected until a later reconcile succeeds.",
@@ -494,6 +533,7 @@ reason_table! {
         reporting_controllers: &["TensorFusionConnection"],
         actions: &["SelectionFailed"],
         note_formats: &["Failed to select worker: %v"],
+        grammar: Some(&crate::details::tensorfusion::WORKER_SELECTION_FAILED),
     }
     GPUNodeCreated {
         meaning: "Older name of ManagedNodeCreated: the pool provisioned a new GPU node; the note gives its instance ID and IP.",
@@ -505,6 +545,7 @@ reason_table! {
         actions: &[],
         note_formats: &["Created node: %s, IP: %s"],
         retired: true,
+        grammar: Some(&crate::details::tensorfusion::NODE_CREATED),
     }
     OrphanedNode {
         meaning: "A provisioned GPU node could not be found in the cloud or has no instance ID; the node may be orphaned and needs manual cleanup.",
@@ -519,6 +560,7 @@ reason_table! {
             "provisioned node without instanceID, …: %s",
         ],
         retired: true,
+        grammar: Some(&crate::details::tensorfusion::ORPHANED_NODE),
     }
     NodeProvisionerNotFound {
         meaning: "The GPUNode's provisioner, or the GPUNode for a Kubernetes node, could not be found.",
@@ -533,6 +575,7 @@ reason_table! {
             "GPUNode not found for node %s",
         ],
         retired: true,
+        grammar: Some(&crate::details::tensorfusion::NODE_PROVISIONER_NOT_FOUND),
     }
     NodeNotFound {
         meaning: "The Kubernetes node behind a GPUNode disappeared, so the GPUNode is being deleted.",
@@ -544,6 +587,7 @@ reason_table! {
         actions: &[],
         note_formats: &["Kubernetes node has been disappeared, deleting GPUNode"],
         retired: true,
+        grammar: Some(&crate::details::tensorfusion::NODE_NOT_FOUND),
     }
     CloudVendorParamEmpty {
         meaning: "A GPUNode in provisioned mode has no cloud vendor parameters, so the node cannot be managed through the cloud provider.",
@@ -555,6 +599,7 @@ reason_table! {
         actions: &[],
         note_formats: &["cloud vendor param is empty, but manage mode is provisioned: %s"],
         retired: true,
+        grammar: Some(&crate::details::tensorfusion::CLOUD_VENDOR_PARAM_EMPTY),
     }
     SelectingWorker {
         meaning: "The connection controller began selecting a worker for a remote-GPU connection.",
@@ -566,6 +611,7 @@ reason_table! {
         actions: &[],
         note_formats: &["Selecting worker for connection %s"],
         retired: true,
+        grammar: Some(&crate::details::tensorfusion::SELECTING_WORKER),
     }
     ScheduleGPUFailed {
         meaning: "The workload controller could not allocate a GPU for the workload; its workers stay unscheduled.",
@@ -577,6 +623,7 @@ reason_table! {
         actions: &[],
         note_formats: &["Failed to schedule GPU: %v"],
         retired: true,
+        grammar: Some(&crate::details::tensorfusion::SCHEDULE_GPU_FAILED),
     }
     AlertThresholdReached {
         meaning: "A namespace's GPU resource usage crossed the GPUResourceQuota alert threshold; new workloads may soon hit the quota.",
@@ -588,6 +635,7 @@ reason_table! {
         actions: &[],
         note_formats: &["One of the following resources has reached alert threshold:%s"],
         retired: true,
+        grammar: Some(&crate::details::tensorfusion::ALERT_THRESHOLD_REACHED),
     }
     WorkerFailed {
         meaning: "Some worker Pods of the workload failed; the note gives how many, and the workload runs below its intended size.",
@@ -599,6 +647,7 @@ reason_table! {
         actions: &[],
         note_formats: &["Failed workers num: %d", "Failed workers: %d"],
         retired: true,
+        grammar: Some(&crate::details::tensorfusion::WORKER_FAILED),
     }
     CheckComponentStatusError {
         meaning: "The cluster controller failed to check the status of a TensorFusion component; the note is the raw error.",
@@ -610,6 +659,7 @@ reason_table! {
         actions: &[],
         note_formats: &["%s"],
         retired: true,
+        grammar: Some(&crate::details::tensorfusion::RAW_ERROR),
     }
     UpdateClusterStatusError {
         meaning: "The cluster controller failed to update the TensorFusionCluster status; the note is the raw error.",
@@ -621,5 +671,6 @@ reason_table! {
         actions: &[],
         note_formats: &["%s"],
         retired: true,
+        grammar: Some(&crate::details::tensorfusion::RAW_ERROR),
     }
 }

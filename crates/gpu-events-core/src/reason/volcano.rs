@@ -27,6 +27,7 @@ reason_table! {
             "Pod %s/%s can possibly be assigned to %s, once minAvailable is satisfied",
             "Pod %s/%s can possibly be assigned to %s, once resource is released and minAvailable is satisfied",
         ],
+        grammar: Some(&crate::details::scheduling::VOLCANO_FAILED_SCHEDULING),
     }
     Unschedulable {
         meaning: "The PodGroup (gang) cannot be scheduled as a whole: as a Warning, too few of its tasks fit (`N/M tasks in gang unschedulable` with the job fit error); as a Normal event from the queue plugins, the queue's quota or the cluster's overcommit limit blocks it. For GPU gangs this usually means the queue's GPU share or free GPUs are insufficient for minAvailable Pods.",
@@ -40,6 +41,7 @@ reason_table! {
             "queue resource quota insufficient: %s",
             "resource in cluster is overused: %s",
         ],
+        grammar: Some(&crate::details::scheduling::VOLCANO_UNSCHEDULABLE),
     }
     Scheduled {
         meaning: "The Volcano scheduler found room for at least minAvailable tasks of the PodGroup; the gang is ready and its Pods are being bound.",
@@ -58,6 +60,7 @@ reason_table! {
         objects: &["Job"],
         reporting_controllers: &["vc-controller-manager"],
         note_formats: &["PodGroup %s:%s %s, reason: %s", "PodGroup %s:%s unschedule,reason: %s"],
+        grammar: Some(&crate::details::scheduling::VOLCANO_POD_GROUP_PENDING),
     }
     CommandIssued {
         meaning: "A user command (vcctl or a bus Command such as suspend, resume, abort, restart) was picked up for the Volcano Job and is being executed once.",

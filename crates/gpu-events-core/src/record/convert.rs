@@ -81,13 +81,17 @@ impl RawEvent<'_> {
         );
         let info = reason.info();
 
-        let details = info.and_then(|i| i.grammar).map(|grammar| {
-            grammar.parse(
-                &Note::new(&note)
-                    .with_action(self.action)
-                    .with_reporting_controller(self.reporting_controller),
-            )
-        });
+        // An empty note carries nothing to parse (and nothing is lost).
+        let details = info
+            .and_then(|i| i.grammar)
+            .filter(|_| !note.is_empty())
+            .map(|grammar| {
+                grammar.parse(
+                    &Note::new(&note)
+                        .with_action(self.action)
+                        .with_reporting_controller(self.reporting_controller),
+                )
+            });
 
         let mut flags = Vec::new();
         if matches!(details, Some(Details::Unrecognized)) {

@@ -1,75 +1,466 @@
 //! TensorFusion note grammars (NexusGPU/tensor-fusion main @3e0a490; v1 line @c7a2417 where it
-//! differs). Every grammar parses *and renders*: `render(parse(note)) == note`, byte for byte.
+//! differs; older releases for the retired reasons). Every grammar parses *and renders*:
+//! `render(parse(note)) == note`, byte for byte.
+//!
+//! One struct per note format that carries data, grouped by the component that writes it:
+//! the GPUResourcesFit and topology scheduler plugins ([`PreScheduleDone`] …), the gang
+//! plugin and gang manager ([`GangWaitingInGroup`] …), the node expander
+//! ([`NodeExpansionCheck`] …), the GPUPool controllers ([`NodeCreated`] …), defragmentation
+//! ([`DefragStarted`] …), the GPUNode controller, the autoscaler and the connection controller,
+//! and the reasons only older releases emit ([`OrphanedNode`] …).
+//!
+//! Free text (errors, group keys, summaries, Go struct dumps) is kept verbatim and rendered as
+//! kept, so Go's `%`-mangling of pre-concatenated notes (`50%!u(MISSING)sed`) survives the round
+//! trip; the typed pieces next to it are read from that text best-effort. Numbers written with
+//! `%d` must be in Go's form (no `+`, no leading zero) or the note is not recognized, since a
+//! different spelling could not be rendered back.
+//!
+//! Every details struct has a constructor (`new`, or one per form) taking the values the Go call
+//! site passes; derived fields (a group key's parts, a URL's parts, an error's typed cause) are
+//! computed from them, so a value built from names, numbers and errors of the shapes TensorFusion
+//! writes renders to a note that parses back to the same value.
+
+mod connection;
+mod defrag;
+mod expansion;
+mod gang;
+mod node;
+mod pool;
+mod retired;
+mod scheduling;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::template::{Arg, captures, fill};
-use super::{Details, Grammar, Note};
+use super::Details;
 
-/// Details of TensorFusion notes, one variant per note format (`kind` in JSON).
-///
-/// `#[non_exhaustive]`: variants may be added.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "camelCase")]
-#[non_exhaustive]
-pub enum TensorFusionDetails {
+pub use connection::{ConnectionReady, ConnectionUrl, ResourceScaled, ScaleDirection};
+pub use connection::{WorkerSelected, WorkerSelectionFailed};
+pub use defrag::{
+    AbortForm, DefragAbortNode, DefragConfigError, DefragConfigInvalid, DefragFinished,
+    DefragNodeEvictSkip, DefragPodEvictFailed, DefragPodEvicted, DefragSkipMissingPdb,
+    DefragSkipPdbBlocked, DefragSkipUnschedulable, DefragStarted, EvictFailureForm, ExcludedNode,
+    NodeBudget, PdbBlock, PlacementSummary, SummaryForm, TargetReject,
+};
+pub use expansion::{
+    ClaimKind, ExpansionFailure, ExpansionOutcome, NodeExpansionCandidateFailed,
+    NodeExpansionCheck, NodeExpansionCompleted, NodeExpansionFailed, NoteWording,
+};
+pub use gang::{
+    GangMembersReady, GangMembersWaiting, GangStrictRejected, GangTimeout, GangWaitingInGroup,
+    PodGroupKey, PodGroupScheduled, PodGroupTimedOut,
+};
+pub use node::{DriverProbeFailed, HypervisorCrashLoopRecreate};
+pub use pool::{
+    Compaction, DumpedQuantity, MaxResourceConstraintReached, MaxResources, NodeCreated,
+};
+pub use retired::{
+    AlertFlag, AlertThresholdReached, CloudVendorParamEmpty, FailedWorkersWording, NodeNotFound,
+    NodeProvisionerNotFound, OrphanForm, OrphanedNode, RawError, ScheduleGpuFailed,
+    SelectingWorker, ThresholdAlert, WorkerFailed,
+};
+pub use scheduling::{
+    CapacityError, CommitFailed, ContainerAllocationError, ContainerGpuAllocationFailed,
+    FilterError, GpuDeviceAllocated, GpuDeviceAllocatedFailed, GpuInterconnectTopologyUnsatisfied,
+    GpuQuotaOrCapacityNotEnough, PartitionMatchError, PartitionTemplateMatchFailed,
+    PodIndexAllocationPending, PreScheduleDone, ScheduleWithNativeGpu,
+};
+
+pub(crate) use connection::{
+    CONNECTION_READY, RESOURCE_SCALED_DOWN, RESOURCE_SCALED_UP, WORKER_SELECTED,
+    WORKER_SELECTION_FAILED,
+};
+pub(crate) use defrag::{
+    DEFRAG_ABORT_NODE, DEFRAG_CONFIG_INVALID, DEFRAG_FINISHED, DEFRAG_NODE_EVICT_SKIP,
+    DEFRAG_POD_EVICT_FAILED, DEFRAG_POD_EVICTED, DEFRAG_SKIP_MISSING_PDB, DEFRAG_SKIP_PDB_BLOCKED,
+    DEFRAG_SKIP_UNSCHEDULABLE, DEFRAG_STARTED,
+};
+pub(crate) use expansion::{
+    NODE_EXPANSION_CANDIDATE_FAILED, NODE_EXPANSION_CHECK, NODE_EXPANSION_COMPLETED,
+    NODE_EXPANSION_FAILED,
+};
+pub(crate) use gang::{
+    GANG_MEMBERS_WAITING, GANG_SCHEDULED, GANG_SCHEDULING_TIMEOUT, GANG_STRICT_REJECTED,
+};
+pub(crate) use node::{DRIVER_PROBE_FAILED, HYPERVISOR_CRASH_LOOP_RECREATE};
+pub(crate) use pool::{COMPACTION, MAX_RESOURCE_CONSTRAINT_REACHED, NODE_CREATED};
+pub(crate) use retired::{
+    ALERT_THRESHOLD_REACHED, CLOUD_VENDOR_PARAM_EMPTY, NODE_NOT_FOUND, NODE_PROVISIONER_NOT_FOUND,
+    ORPHANED_NODE, RAW_ERROR, SCHEDULE_GPU_FAILED, SELECTING_WORKER, WORKER_FAILED,
+};
+pub(crate) use scheduling::{
+    COMMIT_FAILED, CONTAINER_GPU_ALLOCATION_FAILED, GPU_DEVICE_ALLOCATED,
+    GPU_DEVICE_ALLOCATED_FAILED, GPU_INTERCONNECT_TOPOLOGY_UNSATISFIED,
+    GPU_QUOTA_OR_CAPACITY_NOT_ENOUGH, PARTITION_TEMPLATE_MATCH_FAILED,
+    POD_INDEX_ALLOCATION_PENDING, PRE_SCHEDULE_DONE, SCHEDULE_WITH_NATIVE_GPU,
+};
+
+/// Declares [`TensorFusionDetails`] from one list, so the variants, their JSON `kind`, `kind()`,
+/// `render()` and the `From` conversions cannot drift apart.
+macro_rules! tensorfusion_details {
+    ($($(#[doc = $doc:literal])+ $Variant:ident => $kind:literal,)+) => {
+        /// Details of TensorFusion notes, one variant per note format (`kind` in JSON).
+        ///
+        /// `#[non_exhaustive]`: variants may be added.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+        #[serde(tag = "kind")]
+        #[non_exhaustive]
+        pub enum TensorFusionDetails {
+            $(
+                $(#[doc = $doc])+
+                #[serde(rename = $kind)]
+                $Variant($Variant),
+            )+
+        }
+
+        impl TensorFusionDetails {
+            /// The `kind` as in JSON.
+            pub fn kind(&self) -> &'static str {
+                match self {
+                    $(TensorFusionDetails::$Variant(_) => $kind,)+
+                }
+            }
+
+            /// The note exactly as TensorFusion writes it.
+            pub fn render(&self) -> String {
+                match self {
+                    $(TensorFusionDetails::$Variant(d) => d.render(),)+
+                }
+            }
+
+            /// Every `kind` value, in declaration order.
+            pub const KINDS: &'static [&'static str] = &[$($kind),+];
+        }
+
+        /// The variant names, in declaration order (to check that each `kind` is its variant's
+        /// name in camelCase).
+        #[cfg(test)]
+        const VARIANTS: &[&str] = &[$(stringify!($Variant)),+];
+
+        $(
+            impl From<$Variant> for TensorFusionDetails {
+                fn from(details: $Variant) -> Self {
+                    TensorFusionDetails::$Variant(details)
+                }
+            }
+        )+
+    };
+}
+
+tensorfusion_details! {
+    /// `PreScheduleDone`: `TensorFusion pre schedule done, valid GPU node count: %d`.
+    PreScheduleDone => "preScheduleDone",
+    /// `ScheduleWithNativeGPU`: `use native GPU resources, available native GPU nodes: %d`.
+    ScheduleWithNativeGpu => "scheduleWithNativeGpu",
+    /// `GPUDeviceAllocated`: `Attach TensorFusion GPU device IDs to Pod: %s`.
+    GpuDeviceAllocated => "gpuDeviceAllocated",
+    /// `GPUDeviceAllocatedFailed`: `Can not add GPU device IDs: %s`.
+    GpuDeviceAllocatedFailed => "gpuDeviceAllocatedFailed",
+    /// `PodIndexAllocationPending`: `Index %d will be patched into pod after released by other pod on the same node: %s`.
+    PodIndexAllocationPending => "podIndexAllocationPending",
+    /// `CommitFailed`: `Commit failed for pod %s after retries: %v`.
+    CommitFailed => "commitFailed",
+    /// `ContainerGPUAllocationFailed`: `Error: %v`.
+    ContainerGpuAllocationFailed => "containerGpuAllocationFailed",
+    /// `GPUQuotaOrCapacityNotEnough`: `TensorFusion schedule failed, no enough resource or quotas: <error>`.
+    GpuQuotaOrCapacityNotEnough => "gpuQuotaOrCapacityNotEnough",
+    /// `PartitionTemplateMatchFailed`: `Failed to match partition template: <error>`.
+    PartitionTemplateMatchFailed => "partitionTemplateMatchFailed",
+    /// `GPUInterconnectTopologyUnsatisfied`: `No node satisfies GPU topology constraint (mode=hard, maxTier=%d)`.
+    GpuInterconnectTopologyUnsatisfied => "gpuInterconnectTopologyUnsatisfied",
+    /// `GangWaitingForMembers` from the scheduler plugin: `Waiting for other members in group %s`.
+    GangWaitingInGroup => "gangWaitingInGroup",
     /// `GangWaitingForMembers` from `GangScheduler`: `Waiting for gang members: %d/%d ready`.
-    GangMembersWaiting(GangMembersWaiting),
+    GangMembersWaiting => "gangMembersWaiting",
+    /// `GangScheduled` from the scheduler plugin: `All gang members ready for group %s`.
+    GangMembersReady => "gangMembersReady",
+    /// `GangScheduled` from `GangScheduler`: `Pod group %s scheduled with %d members`.
+    PodGroupScheduled => "podGroupScheduled",
+    /// `GangSchedulingTimeout` from the scheduler plugin: `Gang scheduling timeout for group %s`.
+    GangTimeout => "gangTimeout",
+    /// `GangSchedulingTimeout` from `GangScheduler`: `Pod group %s timed out with %d/%d members ready`.
+    PodGroupTimedOut => "podGroupTimedOut",
+    /// `GangStrictRejected`: `Gang group %s rejected because member %s could not be scheduled`.
+    GangStrictRejected => "gangStrictRejected",
+    /// `NodeExpansionCheck`: the outcome (from the action and the note's wording) and the error.
+    NodeExpansionCheck => "nodeExpansionCheck",
+    /// `NodeExpansionCompleted`: `created new GPUNodeClaim|NodeClaim for node expansion: %s`.
+    NodeExpansionCompleted => "nodeExpansionCompleted",
+    /// `NodeExpansionFailed`: no fitting node type, or a claim creation error.
+    NodeExpansionFailed => "nodeExpansionFailed",
+    /// `NodeExpansionCandidateFailed`: `Karpenter NodeClaim %s failed due to insufficient capacity; …`.
+    NodeExpansionCandidateFailed => "nodeExpansionCandidateFailed",
+    /// `ManagedNodeCreated` and the retired `GPUNodeCreated`: `Created node: %s, IP: %s`.
+    NodeCreated => "nodeCreated",
+    /// `Compaction`: `Node %s is empty and deletion won't impact warm-up capacity, try terminating it`.
+    Compaction => "compaction",
+    /// `MaxResourceConstraintReached`: `Max resource constraint can not be satisfied, can not scale up: %v`.
+    MaxResourceConstraintReached => "maxResourceConstraintReached",
+    /// `DefragStarted`: `defrag step started at %s`.
+    DefragStarted => "defragStarted",
+    /// `DefragFinished`: `defrag step finished: candidates=%d … deadline=%t`.
+    DefragFinished => "defragFinished",
+    /// `DefragPodEvicted`: `evicted pod %s/%s on node %s for defrag`.
+    DefragPodEvicted => "defragPodEvicted",
+    /// `DefragSkipMissingPDB`: `node %s skipped from defrag: pod %s/%s has no PodDisruptionBudget covering it; …`.
+    DefragSkipMissingPdb => "defragSkipMissingPdb",
+    /// `DefragSkipPDBBlocked`: `node %s skipped before eviction: %s`.
+    DefragSkipPdbBlocked => "defragSkipPdbBlocked",
+    /// `DefragSkipUnschedulable`: `node %s skipped: %s` with the placement summary.
+    DefragSkipUnschedulable => "defragSkipUnschedulable",
+    /// `DefragPodEvictFailed`: three forms, all ending `(node eviction aborted)`.
+    DefragPodEvictFailed => "defragPodEvictFailed",
+    /// `DefragNodeEvictSkip`: `node %s added to defrag evict-skip list after eviction failure: %v`.
+    DefragNodeEvictSkip => "defragNodeEvictSkip",
+    /// `DefragAbortNode`: three forms (simulation error, preflight failure, eviction aborted).
+    DefragAbortNode => "defragAbortNode",
+    /// `DefragConfigInvalid`: `defrag disabled: %v`.
+    DefragConfigInvalid => "defragConfigInvalid",
+    /// `HypervisorCrashLoopRecreate`: `Hypervisor pod %s deleted for recreation: container %s restarted %d times (threshold %d)`.
+    HypervisorCrashLoopRecreate => "hypervisorCrashLoopRecreate",
+    /// `DriverProbeFailed`: `Driver probe job failed after %d attempts`.
+    DriverProbeFailed => "driverProbeFailed",
+    /// `ResourceScaledUp` / `ResourceScaledDown`: `Resources scaled up|down: Compute %s->%s, VRAM %s->%s`.
+    ResourceScaled => "resourceScaled",
+    /// `WorkerSelected`: `Worker %s successfully selected for connection`.
+    WorkerSelected => "workerSelected",
+    /// `WorkerSelectionFailed`: `Failed to select worker: %v`.
+    WorkerSelectionFailed => "workerSelectionFailed",
+    /// `ConnectionReady`: `Connection URL: %s`.
+    ConnectionReady => "connectionReady",
+    /// Retired `OrphanedNode`: `provisioned node not found|without instanceID, …: %s`.
+    OrphanedNode => "orphanedNode",
+    /// Retired `NodeProvisionerNotFound`: two forms.
+    NodeProvisionerNotFound => "nodeProvisionerNotFound",
+    /// Retired `NodeNotFound`: fixed text plus Go's `%!(EXTRA string=…)` artefact.
+    NodeNotFound => "nodeNotFound",
+    /// Retired `CloudVendorParamEmpty`: `cloud vendor param is empty, but manage mode is provisioned: %s`.
+    CloudVendorParamEmpty => "cloudVendorParamEmpty",
+    /// Retired `SelectingWorker`: `Selecting worker for connection %s`.
+    SelectingWorker => "selectingWorker",
+    /// Retired `ScheduleGPUFailed`: `Failed to schedule GPU: %v`.
+    ScheduleGpuFailed => "scheduleGpuFailed",
+    /// Retired `AlertThresholdReached`: usage-over-threshold items.
+    AlertThresholdReached => "alertThresholdReached",
+    /// Retired `WorkerFailed`: `Failed workers num: %d` (earlier `Failed workers: %d`).
+    WorkerFailed => "workerFailed",
+    /// Retired `CheckComponentStatusError` / `UpdateClusterStatusError`: the raw error text.
+    RawError => "rawError",
 }
 
-impl TensorFusionDetails {
-    /// The `kind` as in JSON.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            TensorFusionDetails::GangMembersWaiting(_) => "gangMembersWaiting",
+/// Wrap a TensorFusion details value for a grammar.
+fn tf(details: impl Into<TensorFusionDetails>) -> Details {
+    Details::TensorFusion(details.into())
+}
+
+/// A number as Go's `%d` prints an unsigned value: ASCII digits, no sign, no leading zero.
+///
+/// Stricter than `str::parse` so that rendering the number gives back the same text.
+fn go_uint<T: std::str::FromStr>(text: &str) -> Option<T> {
+    let bytes = text.as_bytes();
+    let canonical = !bytes.is_empty()
+        && bytes.iter().all(u8::is_ascii_digit)
+        && (bytes.len() == 1 || bytes.first() != Some(&b'0'));
+    if canonical { text.parse().ok() } else { None }
+}
+
+/// A number as Go's `%d` prints a signed value: [`go_uint`] with an optional `-` (never `-0`).
+fn go_int<T: std::str::FromStr>(text: &str) -> Option<T> {
+    match text.strip_prefix('-') {
+        Some("0") => None,
+        Some(digits) => go_uint::<u64>(digits).and_then(|_| text.parse().ok()),
+        None => go_uint(text),
+    }
+}
+
+/// `%t`: `true` or `false`.
+fn go_bool(text: &str) -> Option<bool> {
+    match text {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
+/// `%t` as Go prints it.
+fn bool_text(value: bool) -> &'static str {
+    if value { "true" } else { "false" }
+}
+
+/// Like [`captures`](super::template::captures), but the format is matched from its end: each
+/// verb takes the text back to the *last* occurrence of the literal before it, so the first verb
+/// absorbs any text, including pieces that look like the format's own literals. Used where the
+/// first value is free text (a gang group key) and the later ones are not. Every verb is one
+/// character (`%s`, `%d`, …); `%%` is not supported.
+fn rcaptures<'n, const N: usize>(format: &str, note: &'n str) -> Option<[&'n str; N]> {
+    let mut out = [""; N];
+    let mut format = format;
+    let mut rest = note;
+    for slot in (0..N).rev() {
+        let verb = format.rfind('%')?;
+        rest = rest.strip_suffix(format.get(verb + 2..)?)?;
+        format = format.get(..verb)?;
+        let literal_start = format.rfind('%').map_or(0, |at| at + 2);
+        let literal = format.get(literal_start..)?;
+        let value_start = if slot == 0 {
+            rest.starts_with(literal).then_some(literal.len())?
+        } else {
+            rest.rfind(literal)? + literal.len()
+        };
+        *out.get_mut(slot)? = rest.get(value_start..)?;
+        rest = rest.get(..value_start)?;
+    }
+    (rest == format).then_some(out)
+}
+
+/// Split a format at its last verb: the head (up to and including the verb) and the literal tail.
+/// Used to match notes whose last value is free text followed by fixed text: the tail is
+/// stripped first, so the value may contain anything.
+fn split_last_verb(format: &'static str) -> (&'static str, &'static str) {
+    match format.rfind('%') {
+        Some(at) => (
+            format.get(..at + 2).unwrap_or(format),
+            format.get(at + 2..).unwrap_or(""),
+        ),
+        None => (format, ""),
+    }
+}
+
+/// [`captures`](super::template::captures) for a format whose last verb is followed by fixed
+/// text: the fixed text is stripped from the end of the note first.
+fn captures_suffixed<'n, const N: usize>(
+    format: &'static str,
+    note: &'n str,
+) -> Option<[&'n str; N]> {
+    let (head, tail) = split_last_verb(format);
+    super::template::captures(head, note.strip_suffix(tail)?)
+}
+
+/// Read a Go `%q` string at the start of `text`: the unquoted value and the text after it.
+/// `None` when `text` does not start with a quoted string, or when quoting the value again would
+/// not give the same text (so that rendering reproduces the note).
+fn take_quoted(text: &str) -> Option<(String, &str)> {
+    let body = text.strip_prefix('"')?;
+    let mut escaped = false;
+    let mut end = None;
+    for (at, c) in body.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '"' => {
+                end = Some(at);
+                break;
+            }
+            _ => {}
         }
     }
+    let end = end? + 2; // Both quotes.
+    let quoted = text.get(..end)?;
+    let value = unquote_canonical(quoted)?;
+    Some((value, text.get(end..)?))
+}
 
-    /// The note exactly as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        match self {
-            TensorFusionDetails::GangMembersWaiting(d) => d.render(),
+/// Undo `%q`, only when quoting the value again gives `quoted` back.
+fn unquote_canonical(quoted: &str) -> Option<String> {
+    let value = super::template::go_unquote(quoted)?;
+    let again = super::template::fill("%q", &[super::template::Arg::Text(&value)]);
+    (again == quoted).then_some(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_numbers_are_canonical() {
+        assert_eq!(go_uint::<u32>("0"), Some(0));
+        assert_eq!(go_uint::<u32>("42"), Some(42));
+        for bad in ["", "007", "+1", "-1", "1.0", " 1", "4294967296", "１"] {
+            assert_eq!(go_uint::<u32>(bad), None, "{bad:?}");
+        }
+        assert_eq!(go_int::<i32>("-5"), Some(-5));
+        assert_eq!(go_int::<i32>("5"), Some(5));
+        for bad in ["-0", "-", "--1", "-05", "+5"] {
+            assert_eq!(go_int::<i32>(bad), None, "{bad:?}");
+        }
+        assert_eq!(go_bool("true"), Some(true));
+        assert_eq!(go_bool("True"), None);
+    }
+
+    #[test]
+    fn rcaptures_gives_the_slack_to_the_first_verb() {
+        let format = "Pod group %s timed out with %d/%d members ready";
+        assert_eq!(
+            rcaptures(
+                format,
+                "Pod group a timed out with b timed out with 3/4 members ready"
+            ),
+            Some(["a timed out with b", "3", "4"])
+        );
+        assert_eq!(
+            rcaptures(format, "Pod group ml/x/y timed out with 3/4 members ready"),
+            Some(["ml/x/y", "3", "4"])
+        );
+        assert_eq!(
+            rcaptures::<3>(format, "Pod group x timed out with 3/4 members"),
+            None
+        );
+        assert_eq!(
+            rcaptures::<3>(format, "Pod grou x timed out with 3/4 members ready"),
+            None
+        );
+        assert_eq!(
+            rcaptures::<2>(format, "Pod group x timed out with 3/4 members ready"),
+            None
+        );
+        assert_eq!(
+            rcaptures("Worker %s selected", "Worker  selected"),
+            Some([""])
+        );
+        assert_eq!(rcaptures("%s", "anything"), Some(["anything"]));
+    }
+
+    #[test]
+    fn suffixed_captures_strip_the_tail_first() {
+        let format = "failed to mark node %s as defrag source: %v (node eviction aborted)";
+        assert_eq!(
+            captures_suffixed(
+                format,
+                "failed to mark node n as defrag source: x (node eviction aborted) y (node eviction aborted)"
+            ),
+            Some(["n", "x (node eviction aborted) y"])
+        );
+        assert_eq!(
+            captures_suffixed::<2>(format, "failed to mark node n as defrag source: x"),
+            None
+        );
+    }
+
+    #[test]
+    fn quoted_strings_are_read_canonically() {
+        assert_eq!(
+            take_quoted(r#""a\"b" rest"#),
+            Some(("a\"b".to_owned(), " rest"))
+        );
+        assert_eq!(take_quoted(r#""unterminated"#), None);
+        assert_eq!(take_quoted("bare"), None);
+        // `\a` is valid Go but would be written back differently: not canonical.
+        assert_eq!(take_quoted(r#""\a""#), None);
+    }
+
+    #[test]
+    fn kinds_match_the_json_tag() {
+        let details = TensorFusionDetails::from(GangMembersWaiting::new(2, 4));
+        let json = serde_json::to_value(&details).unwrap();
+        assert_eq!(json["kind"], details.kind());
+        let mut seen = std::collections::HashSet::new();
+        for kind in TensorFusionDetails::KINDS {
+            assert!(seen.insert(kind), "duplicate kind {kind}");
+        }
+        assert_eq!(VARIANTS.len(), TensorFusionDetails::KINDS.len());
+        for (variant, kind) in VARIANTS.iter().zip(TensorFusionDetails::KINDS) {
+            let camel = variant[..1].to_lowercase() + &variant[1..];
+            assert_eq!(&camel, kind);
         }
     }
 }
-
-/// Gang progress as the gang manager reports it (internal/gang/manager.go:833 @3e0a490).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct GangMembersWaiting {
-    /// Pods of the group waiting at Permit, this one included.
-    pub ready: u32,
-    /// The group's required members (`RequiredMembers`).
-    pub required: u32,
-}
-
-impl GangMembersWaiting {
-    /// The Go format.
-    pub const FORMAT: &'static str = "Waiting for gang members: %d/%d ready";
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [ready, required] = captures(Self::FORMAT, note)?;
-        Some(GangMembersWaiting {
-            ready: ready.parse().ok()?,
-            required: required.parse().ok()?,
-        })
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(
-            Self::FORMAT,
-            &[Arg::Int(self.ready.into()), Arg::Int(self.required.into())],
-        )
-    }
-}
-
-/// Grammar of `GangWaitingForMembers` as recorded by `GangScheduler`.
-pub(crate) static GANG_MEMBERS_WAITING: Grammar =
-    Grammar::new(&["gangMembersWaiting"], |note: &Note<'_>| {
-        GangMembersWaiting::parse(note.text)
-            .map(|d| Details::TensorFusion(TensorFusionDetails::GangMembersWaiting(d)))
-    });

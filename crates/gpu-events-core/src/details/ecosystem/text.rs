@@ -1,0 +1,360 @@
+//! Slicing helpers shared by the ecosystem grammars: bracket and quote aware splitting, Go quoted
+//! strings, JSON resource maps, Go durations and `serrors` key/value suffixes. None of them panics
+//! on any input; every byte index they slice at is the index of an ASCII byte.
+
+use std::collections::BTreeMap;
+
+use crate::details::Quantity;
+use crate::details::template::go_unquote;
+
+/// What Kueue and kube-scheduler append to a note they cut at 1024 bytes.
+const TRUNCATION_MARKER: &str = " ...";
+
+/// The note without a trailing truncation marker ` ...`, and whether it had one.
+pub(super) fn strip_truncation(text: &str) -> (&str, bool) {
+    match text.strip_suffix(TRUNCATION_MARKER) {
+        Some(rest) => (rest, true),
+        None => (text, false),
+    }
+}
+
+/// Index just past the bracket that closes the one opening `text` (`{`, `[` or `(`), counting
+/// every kind of bracket and skipping double-quoted strings (with backslash escapes).
+pub(super) fn closing_bracket(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let close = match bytes.first()? {
+        b'{' => b'}',
+        b'[' => b']',
+        b'(' => b')',
+        _ => return None,
+    };
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' | b'(' => depth += 1,
+            b'}' | b']' | b')' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return (b == close).then_some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Splits `text` at each `sep` that is outside brackets and double quotes and for which
+/// `accept(rest_after_sep)` holds. `sep` must start with an ASCII byte.
+pub(super) struct TopLevelSplit<'a, F> {
+    rest: Option<&'a str>,
+    sep: &'static str,
+    accept: F,
+}
+
+impl<'a, F: Fn(&str) -> bool> Iterator for TopLevelSplit<'a, F> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let text = self.rest?;
+        let bytes = text.as_bytes();
+        let sep = self.sep.as_bytes();
+        let mut depth = 0usize;
+        let mut in_string = false;
+        let mut escaped = false;
+        for (i, &b) in bytes.iter().enumerate() {
+            if in_string {
+                if escaped {
+                    escaped = false;
+                } else if b == b'\\' {
+                    escaped = true;
+                } else if b == b'"' {
+                    in_string = false;
+                }
+                continue;
+            }
+            match b {
+                b'"' => in_string = true,
+                b'{' | b'[' | b'(' => depth += 1,
+                b'}' | b']' | b')' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            if depth == 0
+                && bytes.get(i..).is_some_and(|tail| tail.starts_with(sep))
+                && let (Some(piece), Some(after)) = (text.get(..i), text.get(i + sep.len()..))
+                && (self.accept)(after)
+            {
+                self.rest = Some(after);
+                return Some(piece);
+            }
+        }
+        self.rest = None;
+        Some(text)
+    }
+}
+
+/// [`TopLevelSplit`] at every top-level `sep`.
+pub(super) fn split_top_level<'a>(
+    text: &'a str,
+    sep: &'static str,
+) -> TopLevelSplit<'a, fn(&str) -> bool> {
+    split_top_level_where(text, sep, |_| true)
+}
+
+/// [`TopLevelSplit`] at the top-level `sep`s followed by text that `accept` takes.
+pub(super) fn split_top_level_where<'a, F: Fn(&str) -> bool>(
+    text: &'a str,
+    sep: &'static str,
+    accept: F,
+) -> TopLevelSplit<'a, F> {
+    TopLevelSplit {
+        rest: Some(text),
+        sep,
+        accept,
+    }
+}
+
+/// A Go `%q` string at the start of `text`: its unquoted value and the text after it.
+pub(super) fn quoted_prefix(text: &str) -> Option<(String, &str)> {
+    let bytes = text.as_bytes();
+    if bytes.first() != Some(&b'"') {
+        return None;
+    }
+    let mut escaped = false;
+    for (i, &b) in bytes.iter().enumerate().skip(1) {
+        if escaped {
+            escaped = false;
+        } else if b == b'\\' {
+            escaped = true;
+        } else if b == b'"' {
+            let quoted = text.get(..=i)?;
+            return Some((go_unquote(quoted)?, text.get(i + 1..)?));
+        }
+    }
+    None
+}
+
+/// `text` unquoted when it is one whole Go quoted string, else as written.
+pub(super) fn unquote_or_keep(text: &str) -> String {
+    match quoted_prefix(text) {
+        Some((value, "")) => value,
+        _ => text.to_owned(),
+    }
+}
+
+/// A flat JSON object of resource names to quantities (`{"cpu":"1566m","pods":"11"}`, Karpenter's
+/// `resources.String`). Numbers are accepted as quantities too; other values are skipped.
+pub(super) fn quantity_map(json: &str) -> Option<BTreeMap<String, Quantity>> {
+    let map: BTreeMap<String, serde_json::Value> = serde_json::from_str(json).ok()?;
+    Some(
+        map.into_iter()
+            .filter_map(|(name, value)| match value {
+                serde_json::Value::String(text) => Some((name, Quantity::parse(&text))),
+                serde_json::Value::Number(number) => {
+                    Some((name, Quantity::parse(&number.to_string())))
+                }
+                _ => None,
+            })
+            .collect(),
+    )
+}
+
+/// Whether `text` starts with `key=` where the key is a label-like identifier
+/// (`[A-Za-z0-9_./-]+`), as in `serrors` values (`NodePool=gpu`) and Karpenter's
+/// `requirements=`/`resources=`.
+pub(super) fn starts_with_key(text: &str) -> bool {
+    let key_len = text
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'/' | b'-'))
+        .count();
+    key_len > 0 && text.as_bytes().get(key_len) == Some(&b'=')
+}
+
+/// `key=value` pairs joined by `, ` (a new pair starts only where a key and `=` follow).
+pub(super) fn key_values(text: &str) -> impl Iterator<Item = (&str, &str)> {
+    split_top_level_where(text, ", ", starts_with_key).filter_map(|pair| pair.split_once('='))
+}
+
+/// Splits a sentence from its trailing `serrors` values, `sentence (key=value, key=value)`
+/// (awslabs/operatorpkg `serrors.Error`, used by Karpenter since v1.1). Returns the sentence and
+/// the text inside the parentheses, or `None` when there is no such suffix.
+pub(super) fn structured_suffix(text: &str) -> Option<(&str, &str)> {
+    if !text.ends_with(')') {
+        return None;
+    }
+    for (at, _) in text.match_indices(" (") {
+        let Some(group) = text.get(at + 1..) else {
+            continue;
+        };
+        if closing_bracket(group) == Some(group.len())
+            && let (Some(sentence), Some(inner)) = (text.get(..at), group.get(1..group.len() - 1))
+            && starts_with_key(inner)
+        {
+            return Some((sentence, inner));
+        }
+    }
+    None
+}
+
+/// A Go `time.Duration` string (`1h2m3.5s`, `300ms`, `0s`) in seconds.
+pub(super) fn go_duration_seconds(text: &str) -> Option<f64> {
+    let (negative, mut rest) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    if rest == "0" {
+        return Some(0.0);
+    }
+    if rest.is_empty() {
+        return None;
+    }
+    let mut total = 0.0;
+    while !rest.is_empty() {
+        let number_len = rest
+            .bytes()
+            .take_while(|b| b.is_ascii_digit() || *b == b'.')
+            .count();
+        let number: f64 = rest.get(..number_len)?.parse().ok()?;
+        rest = rest.get(number_len..)?;
+        let unit_len = rest
+            .char_indices()
+            .find(|(_, c)| c.is_ascii_digit() || *c == '.')
+            .map_or(rest.len(), |(i, _)| i);
+        let scale = match rest.get(..unit_len)? {
+            "ns" => 1e-9,
+            "us" | "µs" | "μs" => 1e-6,
+            "ms" => 1e-3,
+            "s" => 1.0,
+            "m" => 60.0,
+            "h" => 3600.0,
+            _ => return None,
+        };
+        total += number * scale;
+        rest = rest.get(unit_len..)?;
+    }
+    Some(if negative { -total } else { total })
+}
+
+/// `items` joined by `, ` with Karpenter's `pretty.Slice` tail ` and N other(s)`: the items and N.
+pub(super) fn pretty_slice(text: &str) -> (Vec<String>, Option<u32>) {
+    let (list, others) = match text.rsplit_once(" and ") {
+        Some((list, tail)) => match tail
+            .strip_suffix(" other(s)")
+            .or_else(|| tail.strip_suffix(" others"))
+            .and_then(|n| n.parse().ok())
+        {
+            Some(n) => (list, Some(n)),
+            None => (text, None),
+        },
+        None => (text, None),
+    };
+    let items = list
+        .split(", ")
+        .filter(|item| !item.is_empty())
+        .map(str::to_owned)
+        .collect();
+    (items, others)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn brackets_close_past_quoted_text() {
+        assert_eq!(closing_bracket(r#"{"a":"}"}, rest"#), Some(9));
+        assert_eq!(closing_bracket("[a [b] c] d"), Some(9));
+        assert_eq!(closing_bracket("{unclosed"), None);
+        assert_eq!(closing_bracket("(a]"), None);
+        assert_eq!(closing_bracket("x"), None);
+    }
+
+    #[test]
+    fn splits_only_at_top_level() {
+        let parts: Vec<_> = split_top_level(r#"a; {"x":"1; 2"}; "q; r"; (s; t)"#, "; ").collect();
+        assert_eq!(parts, ["a", r#"{"x":"1; 2"}"#, r#""q; r""#, "(s; t)"]);
+        let parts: Vec<_> = split_top_level_where("1 a, 2 b, c, 3 d", ", ", |rest| {
+            rest.starts_with(|c: char| c.is_ascii_digit())
+        })
+        .collect();
+        assert_eq!(parts, ["1 a", "2 b, c", "3 d"]);
+        assert_eq!(split_top_level("", "; ").collect::<Vec<_>>(), [""]);
+    }
+
+    #[test]
+    fn quoted_strings_and_structured_values() {
+        assert_eq!(
+            quoted_prefix(r#""spot-pool", rest"#),
+            Some(("spot-pool".to_owned(), ", rest"))
+        );
+        assert_eq!(quoted_prefix(r#""unterminated"#), None);
+        assert_eq!(unquote_or_keep(r#""a\"b""#), "a\"b");
+        assert_eq!(unquote_or_keep("plain"), "plain");
+        assert_eq!(
+            structured_suffix(
+                "all available instance types exceed limits for nodepool (NodePool=gpu)"
+            ),
+            Some((
+                "all available instance types exceed limits for nodepool",
+                "NodePool=gpu"
+            ))
+        );
+        assert_eq!(
+            structured_suffix(
+                "no instance type has enough resources (CPU request >= 1 Million, m vs M typo?)"
+            ),
+            None
+        );
+        let pairs: Vec<_> =
+            key_values("requirements=a In [x], b Exists, resources={\"cpu\":\"1\"}").collect();
+        assert_eq!(
+            pairs,
+            [
+                ("requirements", "a In [x], b Exists"),
+                ("resources", "{\"cpu\":\"1\"}")
+            ]
+        );
+    }
+
+    #[test]
+    fn parses_go_durations_and_resource_maps() {
+        assert_eq!(go_duration_seconds("5m0s"), Some(300.0));
+        assert_eq!(go_duration_seconds("1h2m3.5s"), Some(3723.5));
+        assert_eq!(go_duration_seconds("300ms"), Some(0.3));
+        assert_eq!(go_duration_seconds("0"), Some(0.0));
+        for bad in ["", "5", "ns/wl", "1x", "m"] {
+            assert_eq!(go_duration_seconds(bad), None, "{bad}");
+        }
+        let map = quantity_map(r#"{"cpu":"1566m","memory":"930Mi","pods":11}"#).unwrap();
+        assert_eq!(map["cpu"].value, Some(1.566));
+        assert_eq!(map["memory"].value, Some(930.0 * 1_048_576.0));
+        assert_eq!(map["pods"].quantity, "11");
+        assert_eq!(quantity_map("{broken"), None);
+    }
+
+    #[test]
+    fn pretty_slices_with_others() {
+        assert_eq!(
+            pretty_slice("a, b and 3 other(s)"),
+            (vec!["a".to_owned(), "b".to_owned()], Some(3))
+        );
+        assert_eq!(pretty_slice("a"), (vec!["a".to_owned()], None));
+        assert_eq!(
+            pretty_slice("rock and roll"),
+            (vec!["rock and roll".to_owned()], None)
+        );
+    }
+}

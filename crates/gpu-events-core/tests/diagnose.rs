@@ -1,0 +1,156 @@
+//! Diagnosis of stuck GPU objects from their events: the cause a person would give.
+
+use gpu_events_core::EventRecord;
+use gpu_events_core::decode::Decoder;
+use gpu_events_core::diagnose::{Cause, Confidence, Phase, diagnose};
+
+fn records(text: &str) -> Vec<EventRecord> {
+    let now = "2026-11-30T06:00:00Z".parse().unwrap();
+    Decoder::from_str(text)
+        .reference_time(now)
+        .map(|r| r.unwrap())
+        .collect()
+}
+
+fn case(text: &str) -> &str {
+    let start = text.find("\n\n").map_or(0, |i| i + 2);
+    &text[start..text.find("# expected:").unwrap_or(text.len())]
+}
+
+fn single(text: &str) -> (Phase, Cause, Confidence) {
+    let diagnoses = diagnose(&records(text));
+    assert_eq!(diagnoses.len(), 1, "{diagnoses:#?}");
+    let d = &diagnoses[0];
+    assert!(!d.evidence.is_empty() && !d.next_steps.is_empty());
+    (d.phase, d.cause, d.confidence)
+}
+
+#[test]
+fn insufficient_gpu_from_the_fit_error() {
+    let (phase, cause, confidence) = single(case(include_str!(
+        "../../../tests/fixtures/cases/001-insufficient-gpu-node-unschedulable.txt"
+    )));
+    assert_eq!(
+        (phase, cause, confidence),
+        (Phase::Pending, Cause::InsufficientGpu, Confidence::High)
+    );
+    let (_, cause, _) = single(case(include_str!(
+        "../../../tests/fixtures/cases/017-k3s-amd-gpu-preemption-double-period.txt"
+    )));
+    assert_eq!(cause, Cause::InsufficientGpu, "amd.com/gpu is a GPU too");
+}
+
+#[test]
+fn untolerated_taint_and_node_affinity() {
+    let text = "  Warning  FailedScheduling  2m  default-scheduler  0/2 nodes are available: 2 node(s) had untolerated taint {dedicated: gpuGroup}. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.\n";
+    assert_eq!(single(text).1, Cause::UntoleratedTaint);
+    let text = "  Warning  FailedScheduling  2m  default-scheduler  0/6 nodes are available: 6 node(s) didn't match Pod's node affinity/selector.\n";
+    assert_eq!(single(text).1, Cause::NodeAffinityMismatch);
+}
+
+#[test]
+fn runtime_chains_name_the_runtime_cause() {
+    let diagnoses = diagnose(&records(case(include_str!(
+        "../../../tests/fixtures/cases/011-gpu-operator-must-gather-get-events.txt"
+    ))));
+    let sandbox: Vec<_> = diagnoses
+        .iter()
+        .filter(|d| d.cause == Cause::NvidiaRuntimeMissing)
+        .collect();
+    assert_eq!(sandbox.len(), 4, "{diagnoses:#?}");
+    assert!(sandbox.iter().all(|d| d.phase == Phase::ContainerCreating));
+    let (phase, cause, _) = single(case(include_str!(
+        "../../../tests/fixtures/cases/007-dra-cdi-unresolvable-k8s-gpu.txt"
+    )));
+    assert_eq!(
+        (phase, cause),
+        (Phase::ContainerCreating, Cause::CdiDeviceUnresolvable)
+    );
+}
+
+#[test]
+fn admission_failures_are_the_device_plugin() {
+    for text in [
+        include_str!("../../../tests/fixtures/cases/005-hami-unexpectedadmission-eof.txt"),
+        include_str!(
+            "../../../tests/fixtures/cases/051-gke-node-reboot-unhealthy-devices-redacted.txt"
+        ),
+    ] {
+        assert_eq!(single(case(text)).0, Phase::Failed);
+        assert_eq!(single(case(text)).1, Cause::DevicePluginUnavailable);
+    }
+}
+
+#[test]
+fn the_latest_events_weigh_most() {
+    // Karpenter nominated a node after the scheduler said no: the Pod waits for the new node.
+    let (phase, cause, _) = single(case(include_str!(
+        "../../../tests/fixtures/cases/015-eks-karpenter-nominated-multi-insufficient.txt"
+    )));
+    assert_eq!(phase, Phase::Running, "the Pod started in the end");
+    assert_eq!(cause, Cause::NodeExpansionPending, "the newest cause");
+    let text = "  Warning  FailedScheduling  10m  default-scheduler  0/3 nodes are available: 3 Insufficient nvidia.com/gpu.\n  Normal   Nominated         5m   karpenter          Pod should schedule on: nodeclaim/gpu-x\n";
+    assert_eq!(
+        single(text),
+        (
+            Phase::Pending,
+            Cause::NodeExpansionPending,
+            Confidence::High
+        )
+    );
+}
+
+#[test]
+fn the_bundled_sample_gets_a_diagnosis_per_stuck_pod() {
+    let sample = include_str!("../../gpu-events-cli/sample/events.yaml");
+    let diagnoses = diagnose(&records(sample));
+    let find = |name: &str| {
+        diagnoses
+            .iter()
+            .find(|d| d.object.name.as_deref() == Some(name))
+            .unwrap()
+    };
+    // The default-scheduler FitError (06:03) is newer than the TensorFusion quota error (05:52).
+    assert_eq!(find("llama-train-3").cause, Cause::InsufficientGpu);
+    assert_eq!(find("llama-train-3").confidence, Confidence::High);
+
+    assert_eq!(
+        find("nvidia-dcgm-exporter-qd6vj").cause,
+        Cause::NvidiaRuntimeMissing
+    );
+    assert_eq!(
+        find("nvidia-example-workload").cause,
+        Cause::CdiDeviceUnresolvable
+    );
+    assert_eq!(find("gpu-pod").cause, Cause::DevicePluginUnavailable);
+    assert_eq!(find("llama-infer-6b7d9").cause, Cause::CrashLoop);
+    assert_eq!(find("llama-infer-6b7d9").phase, Phase::CrashLoopBackOff);
+    assert_eq!(find("batch-embed-x2").cause, Cause::NodePressureEviction);
+    assert_eq!(find("node-c").cause, Cause::HostOom);
+    assert_eq!(find("llama-train-0").cause, Cause::GangWaiting);
+    let steps = &find("gpu-pod").next_steps;
+    assert!(
+        steps
+            .iter()
+            .any(|s| s.contains("-n default") && s.contains("gpu-pod")),
+        "{steps:?}"
+    );
+    let json = serde_json::to_value(find("gpu-pod")).unwrap();
+    assert_eq!(json["cause"], "device-plugin-unavailable");
+    assert_eq!(json["object"]["kind"], "Pod");
+    assert!(json["nextSteps"].is_array() && json["evidence"].is_array());
+}
+
+#[test]
+fn every_cause_id_is_kebab_case_and_has_next_steps() {
+    for cause in Cause::ALL {
+        let id = cause.id();
+        assert!(
+            id.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+            "{id}"
+        );
+        assert_eq!(serde_json::to_value(cause).unwrap(), id);
+        assert!(!cause.step_templates().is_empty() && !cause.summary().is_empty());
+    }
+    assert_eq!(Cause::ALL.len(), 25);
+}
