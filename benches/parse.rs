@@ -50,13 +50,7 @@ const NOTES: &[(&str, &str, &str, &str, &str)] = &[
         "",
         "The node was low on resource: ephemeral-storage. Threshold quantity: 2146223340, available: 1883424Ki. Container helmer was using 10304Ki, request is 10Mi, has larger consumption of ephemeral-storage. ",
     ),
-    (
-        "gang_progress",
-        "GangWaitingForMembers",
-        "GangScheduler",
-        "Waiting",
-        "Waiting for gang members: 2/4 ready",
-    ),
+    ("gang_progress", "GangWaitingForMembers", "GangScheduler", "Waiting", "Waiting for gang members: 2/4 ready"),
     (
         "quota_exceeded",
         "GPUQuotaOrCapacityNotEnough",
@@ -93,23 +87,13 @@ fn events(c: &mut Criterion) {
         b.iter(|| serde_json::from_str::<Event>(black_box(EVENTS_EVENT)).unwrap())
     });
     group.bench_function("events_v1/typed_record", |b| {
-        b.iter(|| {
-            Decoder::from_str(black_box(EVENTS_EVENT))
-                .next()
-                .unwrap()
-                .unwrap()
-        })
+        b.iter(|| Decoder::from_str(black_box(EVENTS_EVENT)).next().unwrap().unwrap())
     });
     group.bench_function("core_v1/serde_json_floor", |b| {
         b.iter(|| serde_json::from_str::<CoreEvent>(black_box(CORE_EVENT)).unwrap())
     });
     group.bench_function("core_v1/typed_record", |b| {
-        b.iter(|| {
-            Decoder::from_str(black_box(CORE_EVENT))
-                .next()
-                .unwrap()
-                .unwrap()
-        })
+        b.iter(|| Decoder::from_str(black_box(CORE_EVENT)).next().unwrap().unwrap())
     });
     group.finish();
 }
@@ -117,8 +101,7 @@ fn events(c: &mut Criterion) {
 fn notes(c: &mut Criterion) {
     let mut group = c.benchmark_group("note");
     for &(name, reason, controller, action, note) in NOTES {
-        let Some(grammar) =
-            Reason::from_wire_reported_by(reason, Some(controller)).and_then(|r| r.info().grammar)
+        let Some(grammar) = Reason::from_wire_reported_by(reason, Some(controller)).and_then(|r| r.info().grammar)
         else {
             continue; // Not every grammar exists yet; the report lists what ran.
         };
@@ -126,16 +109,9 @@ fn notes(c: &mut Criterion) {
             .with_action((!action.is_empty()).then_some(action))
             .with_reporting_controller(Some(controller));
         group.bench_function(format!("{name}/str_split_floor"), |b| {
-            b.iter(|| {
-                black_box(note)
-                    .split([' ', ',', ':', '/'])
-                    .filter(|t| !t.is_empty())
-                    .count()
-            })
+            b.iter(|| black_box(note).split([' ', ',', ':', '/']).filter(|t| !t.is_empty()).count())
         });
-        group.bench_function(format!("{name}/grammar"), |b| {
-            b.iter(|| grammar.parse(black_box(&input)))
-        });
+        group.bench_function(format!("{name}/grammar"), |b| b.iter(|| grammar.parse(black_box(&input))));
     }
     group.finish();
 }

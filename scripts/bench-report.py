@@ -17,9 +17,12 @@ def mean_ns(path):
 
 
 rows = {}
-for est in sorted(root.glob("*/*/*/new/estimates.json")):
-    group, case, variant = est.parts[-5], est.parts[-4], est.parts[-3]
-    rows.setdefault((group, case), {})[variant] = mean_ns(est)
+for meta in sorted(root.glob("*/*/new/benchmark.json")):
+    with open(meta) as f:
+        ids = json.load(f)
+    group = ids["group_id"]
+    case, _, variant = ids["function_id"].rpartition("/")
+    rows.setdefault((group, case), {})[variant] = mean_ns(meta.parent / "estimates.json")
 
 for group in sorted({g for g, _ in rows}):
     print(f"\n### {group}\n")

@@ -22,10 +22,7 @@ fn fixtures_match_the_reference_pack_when_present() {
     if !shared.is_dir() {
         return; // A clone without the reference pack tests against the copies alone.
     }
-    for (dir, copy) in [
-        ("spec", "tests/fixtures/spec"),
-        ("cases", "tests/fixtures/cases"),
-    ] {
+    for (dir, copy) in [("spec", "tests/fixtures/spec"), ("cases", "tests/fixtures/cases")] {
         for entry in std::fs::read_dir(shared.join(dir)).unwrap() {
             let path = entry.unwrap().path();
             let name = path.file_name().unwrap();

@@ -8,9 +8,11 @@ use std::process::ExitCode;
 use chrono::{DateTime, Utc};
 use gpu_events_core::EventRecord;
 use gpu_events_core::decode::{DecodeError, Decoder};
+use gpu_events_core::diagnose::{Diagnosis, Summary, SummaryReport, diagnose};
+use gpu_events_core::record::Flag;
 
 use crate::table::Table;
-use crate::{Error, ExplainOutput, age};
+use crate::{Error, ExplainOutput, Mode, View, age};
 
 /// The bundled sample dump, compiled into the binary.
 const SAMPLE: &str = include_str!("../sample/events.yaml");
@@ -27,15 +29,10 @@ pub enum Input<'a> {
     Sample,
 }
 
-pub fn run(
-    input: Input<'_>,
-    output: ExplainOutput,
-    now: Option<DateTime<Utc>>,
-    out: &mut impl Write,
-) -> Result<ExitCode, Error> {
+pub fn run(input: Input<'_>, view: View, now: Option<DateTime<Utc>>, out: &mut impl Write) -> Result<ExitCode, Error> {
     let source: Box<dyn Read> = match input {
         Input::File(path) if path == Path::new("-") => {
-            return stream(Box::new(io::stdin().lock()), output, now, out);
+            return stream(Box::new(io::stdin().lock()), view, now, out);
         }
         Input::File(path) => {
             if path.is_dir() {
@@ -44,62 +41,36 @@ pub fn run(
                     source: io::Error::other("is a directory, not an events file"),
                 });
             }
-            Box::new(File::open(path).map_err(|source| Error::Open {
-                path: path.to_owned(),
-                source,
-            })?)
+            Box::new(File::open(path).map_err(|source| Error::Open { path: path.to_owned(), source })?)
         }
         // Piped input, unless the pipe is empty (`< /dev/null`, CI runners): then the sample.
         Input::Auto if !io::stdin().is_terminal() && has_input(&mut io::stdin().lock())? => {
-            return stream(Box::new(io::stdin().lock()), output, now, out);
+            return stream(Box::new(io::stdin().lock()), view, now, out);
         }
         Input::Auto | Input::Sample => {
             let now = now.unwrap_or_else(|| SAMPLE_NOW.parse().expect("SAMPLE_NOW is RFC 3339"));
-            if output == ExplainOutput::Table {
-                writeln!(
-                    out,
-                    "# bundled sample (no FILE given, nothing piped in); LAST SEEN is relative to {now}"
-                )?;
+            if view.output == ExplainOutput::Table && view.mode == Mode::Records {
+                writeln!(out, "# bundled sample (no FILE given, nothing piped in); LAST SEEN is relative to {now}")?;
             } else {
-                eprintln!(
-                    "gpu-events: reading the bundled sample (no FILE given, nothing piped in)"
-                );
+                eprintln!("gpu-events: reading the bundled sample (no FILE given, nothing piped in)");
             }
-            return print(
-                Decoder::from_str(SAMPLE).reference_time(now),
-                output,
-                now,
-                false,
-                out,
-            );
+            return print(Decoder::from_str(SAMPLE).reference_time(now), view, now, false, out);
         }
     };
     let now = now.unwrap_or_else(Utc::now);
-    print(
-        Decoder::from_reader(source).reference_time(now),
-        output,
-        now,
-        false,
-        out,
-    )
+    print(Decoder::from_reader(source).reference_time(now), view, now, false, out)
 }
 
 /// Standard input: JSON Lines are flushed record by record, so a watch (`kubectl get events -w
 /// -o json | gpu-events explain - -o json`) shows each event as it comes.
 fn stream(
     input: Box<dyn Read>,
-    output: ExplainOutput,
+    view: View,
     now: Option<DateTime<Utc>>,
     out: &mut impl Write,
 ) -> Result<ExitCode, Error> {
     let now = now.unwrap_or_else(Utc::now);
-    print(
-        Decoder::from_reader(input).reference_time(now),
-        output,
-        now,
-        true,
-        out,
-    )
+    print(Decoder::from_reader(input).reference_time(now), view, now, true, out)
 }
 
 /// Whether a reader has at least one byte, without consuming it.
@@ -109,50 +80,142 @@ fn has_input(reader: &mut impl BufRead) -> io::Result<bool> {
 
 fn print(
     decoder: impl Iterator<Item = Result<EventRecord, DecodeError>>,
-    output: ExplainOutput,
+    view: View,
     now: DateTime<Utc>,
     live: bool,
     out: &mut impl Write,
 ) -> Result<ExitCode, Error> {
     let mut failed = false;
     let mut records = Vec::new();
+    let mut summary = Summary::default();
+    let mut unrecognized = 0usize;
     for item in decoder {
         let record = match item {
             Ok(record) => record,
             Err(err) => {
                 failed = true;
-                let level = if err.is_fatal() {
-                    "error"
-                } else {
-                    "warning: skipped"
-                };
+                let level = if err.is_fatal() { "error" } else { "warning: skipped" };
                 eprintln!("gpu-events: {level}: {err}");
                 continue;
             }
         };
-        match output {
-            ExplainOutput::Json => {
+        if record.has_flag(Flag::UnrecognizedNote) {
+            unrecognized += 1;
+        }
+        match view {
+            View { mode: Mode::Summary, .. } => summary.add(&record),
+            View { mode: Mode::Records, output: ExplainOutput::Json } => {
                 serde_json::to_writer(&mut *out, &record)?;
                 writeln!(out)?;
                 if live {
                     out.flush()?;
                 }
             }
-            ExplainOutput::Table => records.push(record),
+            View { mode: Mode::Records, output: ExplainOutput::Yaml } => {
+                write_yaml(out, &record)?;
+                if live {
+                    out.flush()?;
+                }
+            }
+            _ => records.push(record),
         }
     }
-    if output == ExplainOutput::Table {
-        if records.is_empty() {
-            eprintln!("gpu-events: no events found");
-        } else {
-            table(&mut records, now).write(out)?;
-        }
+    if unrecognized > 0 {
+        eprintln!("gpu-events: {unrecognized} note(s) did not match their reason's grammar (flag unrecognizedNote)");
     }
-    Ok(if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    match view.mode {
+        Mode::Summary => {
+            let report = summary.finish();
+            match view.output {
+                ExplainOutput::Json => writeln!(out, "{}", serde_json::to_string(&report)?)?,
+                ExplainOutput::Yaml => write_yaml(out, &report)?,
+                ExplainOutput::Table => summary_table(&report, out)?,
+            }
+        }
+        Mode::Diagnose => {
+            let diagnoses = diagnose(&records);
+            if diagnoses.is_empty() {
+                eprintln!("gpu-events: no object with Warning events or a stuck signal");
+            }
+            for diagnosis in &diagnoses {
+                match view.output {
+                    ExplainOutput::Json => writeln!(out, "{}", serde_json::to_string(diagnosis)?)?,
+                    ExplainOutput::Yaml => write_yaml(out, diagnosis)?,
+                    ExplainOutput::Table => diagnosis_block(diagnosis, now, out)?,
+                }
+            }
+        }
+        Mode::Records if view.output == ExplainOutput::Table => {
+            if records.is_empty() {
+                eprintln!("gpu-events: no events found");
+            } else {
+                table(&mut records, now).write(out)?;
+            }
+        }
+        Mode::Records => {}
+    }
+    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+/// One YAML document per value, `---` separated, like `kubectl get -o yaml` streams.
+fn write_yaml(out: &mut impl Write, value: &impl serde::Serialize) -> Result<(), Error> {
+    let text = serde_yaml_ng::to_string(value).map_err(|err| Error::Io(io::Error::other(err)))?;
+    write!(out, "---\n{text}")?;
+    Ok(())
+}
+
+fn summary_table(report: &SummaryReport, out: &mut impl Write) -> Result<(), Error> {
+    writeln!(out, "{} records, {} with an unrecognized note\n", report.records, report.unrecognized)?;
+    let mut reasons = Table::new(vec!["REASON", "COUNT"]);
+    let mut by_count: Vec<_> = report.by_reason.iter().collect();
+    by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    for (reason, count) in by_count {
+        reasons.push(vec![clean(reason), count.to_string()]);
+    }
+    reasons.write(out)?;
+    if !report.by_cause.is_empty() {
+        writeln!(out)?;
+        let mut causes = Table::new(vec!["CAUSE", "OBJECTS"]);
+        for (cause, count) in &report.by_cause {
+            causes.push(vec![cause.clone(), count.to_string()]);
+        }
+        causes.write(out)?;
+    }
+    Ok(())
+}
+
+fn diagnosis_block(d: &Diagnosis, now: DateTime<Utc>, out: &mut impl Write) -> Result<(), Error> {
+    let object = format!(
+        "{}/{}",
+        d.object.kind.as_deref().unwrap_or("unknown").to_lowercase(),
+        d.object.name.as_deref().unwrap_or("<unknown>")
+    );
+    let namespace = d.object.namespace.as_deref().map(|ns| format!(" -n {ns}")).unwrap_or_default();
+    writeln!(
+        out,
+        "{}{}: {} — {} ({:?} confidence)",
+        clean(&object),
+        clean(&namespace),
+        phase_name(d),
+        d.cause,
+        d.confidence
+    )?;
+    writeln!(out, "  {}", d.cause.summary())?;
+    writeln!(out, "  evidence:")?;
+    for record in &d.evidence {
+        let row = row(record, now);
+        writeln!(out, "    {:<10} {:<8} {:<28} {}", row[0], row[1], clean(&row[2]), clean(&row[5]))?;
+    }
+    writeln!(out, "  next steps:")?;
+    for step in &d.next_steps {
+        writeln!(out, "    {step}")?;
+    }
+    writeln!(out)?;
+    Ok(())
+}
+
+fn phase_name(d: &Diagnosis) -> String {
+    serde_json::to_value(d.phase).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
 }
 
 /// kubectl `get events` columns, oldest first like `kubectl events`; NAMESPACE when the input
@@ -160,9 +223,7 @@ fn print(
 fn table(records: &mut [EventRecord], now: DateTime<Utc>) -> Table {
     records.sort_by_key(|r| r.last_timestamp);
     let first_namespace = records.first().and_then(|r| r.regarding.namespace.clone());
-    let namespaces = records
-        .iter()
-        .any(|r| r.regarding.namespace != first_namespace);
+    let namespaces = records.iter().any(|r| r.regarding.namespace != first_namespace);
     let mut header = vec!["LAST SEEN", "TYPE", "REASON", "OBJECT", "GROUP", "MESSAGE"];
     if namespaces {
         header.insert(0, "NAMESPACE");
@@ -180,9 +241,7 @@ fn table(records: &mut [EventRecord], now: DateTime<Utc>) -> Table {
 
 /// Control characters (newlines, ESC, tabs) would break rows or reach the terminal raw.
 fn clean(cell: &str) -> String {
-    cell.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
+    cell.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
 }
 
 fn row(record: &EventRecord, now: DateTime<Utc>) -> Vec<String> {
@@ -196,26 +255,17 @@ fn row(record: &EventRecord, now: DateTime<Utc>) -> Vec<String> {
     let regarding = &record.regarding;
     let object = format!(
         "{}/{}",
-        regarding
-            .kind
-            .as_deref()
-            .unwrap_or("unknown")
-            .to_lowercase(),
+        regarding.kind.as_deref().unwrap_or("unknown").to_lowercase(),
         regarding.name.as_deref().unwrap_or("")
     );
-    let group = record
-        .group
-        .map_or_else(|| "-".to_owned(), |g| g.to_string());
+    let group = record.group.map_or_else(|| "-".to_owned(), |g| g.to_string());
     let mut message = record.note.clone();
     if record.count > 1 {
         message = format!("{message} (x{})", record.count);
     }
     vec![
         last_seen,
-        record
-            .type_
-            .as_ref()
-            .map_or_else(String::new, |t| t.to_string()),
+        record.type_.as_ref().map_or_else(String::new, |t| t.to_string()),
         record.reason.to_string(),
         object,
         group,

@@ -38,9 +38,17 @@ enum Command {
         /// Read the bundled sample dump (compiled into the binary), whatever stdin is.
         #[arg(long)]
         sample: bool,
-        /// Output format: a kubectl-style table, or JSON Lines (one record per line).
+        /// Output format: a kubectl-style table, JSON Lines (one record, diagnosis or summary per
+        /// line), or a YAML stream (`---` between documents).
         #[arg(short, long, value_enum, default_value_t = ExplainOutput::Table)]
         output: ExplainOutput,
+        /// Group the events by object and say, for each stuck one, its phase, the most likely
+        /// cause (a stable id such as `insufficient-gpu`), the evidence and the next steps.
+        #[arg(long, conflicts_with = "summary")]
+        diagnose: bool,
+        /// Print counts only: records, records per reason, diagnosed objects per cause.
+        #[arg(long)]
+        summary: bool,
         /// Reference time (RFC 3339) for LAST SEEN and for the relative ages of pasted tables
         /// (`4m43s`); defaults to now.
         #[arg(long, value_parser = parse_time)]
@@ -60,6 +68,22 @@ enum Command {
 enum ExplainOutput {
     Table,
     Json,
+    Yaml,
+}
+
+/// What `explain` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Records,
+    Diagnose,
+    Summary,
+}
+
+/// What `explain` prints, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct View {
+    mode: Mode,
+    output: ExplainOutput,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -80,18 +104,18 @@ fn main() -> ExitCode {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match cli.command {
-        Command::Explain {
-            file,
-            sample,
-            output,
-            now,
-        } => {
+        Command::Explain { file, sample, output, diagnose, summary, now } => {
+            let mode = match (diagnose, summary) {
+                (true, _) => Mode::Diagnose,
+                (_, true) => Mode::Summary,
+                _ => Mode::Records,
+            };
             let input = match (&file, sample) {
                 (Some(path), _) => explain::Input::File(path),
                 (None, true) => explain::Input::Sample,
                 (None, false) => explain::Input::Auto,
             };
-            explain::run(input, output, now, &mut out)
+            explain::run(input, View { mode, output }, now, &mut out)
         }
 
         Command::Reasons { output } => reasons::run(output, &mut out),

@@ -17,14 +17,7 @@ pub fn run(output: ReasonsOutput, out: &mut impl Write) -> Result<ExitCode, Erro
         }
         ReasonsOutput::Markdown => out.write_all(catalogue_markdown().as_bytes())?,
         ReasonsOutput::Table => {
-            let mut table = Table::new(vec![
-                "REASON",
-                "TYPE",
-                "OBJECTS",
-                "GROUP",
-                "SOURCE",
-                "REPORTING CONTROLLERS",
-            ]);
+            let mut table = Table::new(vec!["REASON", "TYPE", "OBJECTS", "GROUP", "SOURCE", "REPORTING CONTROLLERS"]);
             for reason in Reason::all() {
                 let info = reason.info();
                 let types: Vec<&str> = info.types.iter().map(|t| t.as_str()).collect();

@@ -10,10 +10,7 @@ pub struct Table {
 
 impl Table {
     pub fn new(header: Vec<&'static str>) -> Self {
-        Table {
-            header,
-            rows: Vec::new(),
-        }
+        Table { header, rows: Vec::new() }
     }
 
     pub fn push(&mut self, row: Vec<String>) {

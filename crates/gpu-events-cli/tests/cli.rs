@@ -22,10 +22,7 @@ fn stdout(output: &Output) -> String {
 }
 
 fn json_lines(output: &Output) -> Vec<serde_json::Value> {
-    stdout(output)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
-        .collect()
+    stdout(output).lines().map(|l| serde_json::from_str(l).expect("each line is JSON")).collect()
 }
 
 const SAMPLE: &str = include_str!("../sample/events.yaml");
@@ -33,25 +30,15 @@ const SAMPLE: &str = include_str!("../sample/events.yaml");
 #[test]
 fn explain_without_input_shows_the_bundled_sample() {
     let output = run(&["explain"], None);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let text = stdout(&output);
     let mut lines = text.lines();
-    assert!(
-        lines.next().unwrap().starts_with("# bundled sample"),
-        "{text}"
-    );
+    assert!(lines.next().unwrap().starts_with("# bundled sample"), "{text}");
     let header = lines.next().unwrap();
     for column in ["LAST SEEN", "TYPE", "REASON", "OBJECT", "GROUP", "MESSAGE"] {
         assert!(header.contains(column), "{header}");
     }
-    assert!(
-        text.contains("GangWaitingForMembers") && text.contains("gpupool/pool-a"),
-        "{text}"
-    );
+    assert!(text.contains("GangWaitingForMembers") && text.contains("gpupool/pool-a"), "{text}");
     // Sorted by nothing: input order, one line per event.
     let sample_events = SAMPLE.matches("\n  kind: Event").count();
     assert_eq!(text.lines().count(), 2 + sample_events);
@@ -67,19 +54,11 @@ fn explain_json_prints_one_record_per_event_for_json_and_yaml_alike() {
     let records = json_lines(&from_json);
     assert_eq!(records, json_lines(&from_yaml));
     assert_eq!(records.len(), sample["items"].as_array().unwrap().len());
-    let apis: std::collections::BTreeSet<&str> = records
-        .iter()
-        .map(|r| r["eventApiVersion"].as_str().unwrap())
-        .collect();
-    assert_eq!(
-        apis.into_iter().collect::<Vec<_>>(),
-        ["events.k8s.io/v1", "v1"]
-    );
-    let unknown: Vec<&str> = records
-        .iter()
-        .filter(|r| r["known"] == false)
-        .map(|r| r["reason"].as_str().unwrap())
-        .collect();
+    let apis: std::collections::BTreeSet<&str> =
+        records.iter().map(|r| r["eventApiVersion"].as_str().unwrap()).collect();
+    assert_eq!(apis.into_iter().collect::<Vec<_>>(), ["events.k8s.io/v1", "v1"]);
+    let unknown: Vec<&str> =
+        records.iter().filter(|r| r["known"] == false).map(|r| r["reason"].as_str().unwrap()).collect();
     assert_eq!(unknown, ["XidCriticalError", "CheckpointSaved"]);
     for record in &records {
         for field in [
@@ -116,32 +95,20 @@ fn explain_reads_a_file_and_reports_bad_items_with_exit_status_one() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(json_lines(&output).len(), 1);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("items[1]") && stderr.contains("count"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("items[1]") && stderr.contains("count"), "{stderr}");
 
     let missing = run(&["explain", dir.join("nope.json").to_str().unwrap()], None);
     assert_eq!(missing.status.code(), Some(1));
-    assert!(
-        String::from_utf8_lossy(&missing.stderr).contains("cannot open"),
-        "missing file is named"
-    );
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot open"), "missing file is named");
     std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
 fn malformed_input_names_line_and_column() {
-    let output = run(
-        &["explain", "-"],
-        Some("{\"kind\": \"List\",\n \"items\": [}"),
-    );
+    let output = run(&["explain", "-"], Some("{\"kind\": \"List\",\n \"items\": [}"));
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("malformed JSON at line 2, column"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("malformed JSON at line 2, column"), "{stderr}");
 }
 
 #[test]
@@ -155,37 +122,17 @@ fn reasons_json_lists_the_tensorfusion_spec_with_types_and_objects() {
         let cells: Vec<&str> = line.split('\t').collect();
         let matching: Vec<&serde_json::Value> = entries
             .iter()
-            .filter(|e| {
-                e["reason"] == cells[0] && e["source"] == "tensorfusion" && e["retired"] == false
-            })
+            .filter(|e| e["reason"] == cells[0] && e["source"] == "tensorfusion" && e["retired"] == false)
             .collect();
         assert!(!matching.is_empty(), "{} missing", cells[0]);
-        let types: std::collections::BTreeSet<&str> = matching
-            .iter()
-            .flat_map(|e| e["types"].as_array().unwrap())
-            .map(|t| t.as_str().unwrap())
-            .collect();
-        let want: std::collections::BTreeSet<&str> = if cells[1] == "Normal or Warning" {
-            ["Normal", "Warning"].into()
-        } else {
-            [cells[1]].into()
-        };
+        let types: std::collections::BTreeSet<&str> =
+            matching.iter().flat_map(|e| e["types"].as_array().unwrap()).map(|t| t.as_str().unwrap()).collect();
+        let want: std::collections::BTreeSet<&str> =
+            if cells[1] == "Normal or Warning" { ["Normal", "Warning"].into() } else { [cells[1]].into() };
         assert_eq!(types, want, "{}", cells[0]);
         for entry in &matching {
-            assert_eq!(
-                entry["objects"],
-                serde_json::json!([cells[2]]),
-                "{}",
-                cells[0]
-            );
-            for key in [
-                "group",
-                "source",
-                "reportingControllers",
-                "actions",
-                "retired",
-                "meaning",
-            ] {
+            assert_eq!(entry["objects"], serde_json::json!([cells[2]]), "{}", cells[0]);
+            for key in ["group", "source", "reportingControllers", "actions", "retired", "meaning"] {
                 assert!(entry.get(key).is_some(), "{key}");
             }
         }
@@ -232,41 +179,20 @@ fn schema_describes_the_record_contract() {
         assert!(properties.contains_key(field), "schema lacks {field}");
     }
     assert_eq!(schema["properties"]["reason"]["$ref"], "#/$defs/ReasonName");
-    assert_eq!(
-        schema["$defs"]["ReasonName"]["type"], "string",
-        "reasons are open strings, never an enum"
-    );
+    assert_eq!(schema["$defs"]["ReasonName"]["type"], "string", "reasons are open strings, never an enum");
 }
 
 #[test]
 fn a_pasted_describe_output_reads_from_stdin() {
-    let paste =
-        include_str!("../../../tests/fixtures/cases/047-xpk-kueue-admission-pending-tpu.txt");
-    let output = run(
-        &[
-            "explain",
-            "-",
-            "-o",
-            "json",
-            "--now",
-            "2026-11-30T06:00:00Z",
-        ],
-        Some(paste),
-    );
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let paste = include_str!("../../../tests/fixtures/cases/047-xpk-kueue-admission-pending-tpu.txt");
+    let output = run(&["explain", "-", "-o", "json", "--now", "2026-11-30T06:00:00Z"], Some(paste));
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let records = json_lines(&output);
     assert_eq!(records.len(), 2);
     assert_eq!(records[0]["reason"], "Pending");
     assert_eq!(records[0]["count"], 3);
     assert_eq!(records[0]["reportingController"], "kueue-admission");
-    assert_eq!(
-        records[0]["lastTimestamp"], "2026-11-30T05:55:37.000000Z",
-        "4m23s before --now"
-    );
+    assert_eq!(records[0]["lastTimestamp"], "2026-11-30T05:55:37.000000Z", "4m23s before --now");
     assert_eq!(records[0]["flags"], serde_json::json!(["approximateTime"]));
 }
 
@@ -276,19 +202,13 @@ fn sample_flag_table_sorting_and_namespaces() {
     assert!(output.status.success());
     let text = stdout(&output);
     let header = text.lines().nth(1).unwrap();
-    assert!(
-        header.starts_with("NAMESPACE"),
-        "the sample spans namespaces: {header}"
-    );
+    assert!(header.starts_with("NAMESPACE"), "the sample spans namespaces: {header}");
     // Oldest first: the 3h-old defrag event leads, the newest event closes the table.
     let rows: Vec<&str> = text.lines().skip(2).collect();
     assert!(rows[0].contains("DefragFinished"), "{}", rows[0]);
     assert!(rows.last().unwrap().contains("CheckpointSaved"), "{text}");
 
-    let empty = run(
-        &["explain", "-"],
-        Some("{\"kind\":\"List\",\"apiVersion\":\"v1\",\"items\":[]}"),
-    );
+    let empty = run(&["explain", "-"], Some("{\"kind\":\"List\",\"apiVersion\":\"v1\",\"items\":[]}"));
     assert!(empty.status.success());
     assert!(String::from_utf8_lossy(&empty.stderr).contains("no events found"));
 }
@@ -300,4 +220,36 @@ fn control_characters_never_reach_the_table() {
     let text = stdout(&output);
     assert_eq!(text.lines().count(), 2, "{text}");
     assert!(!text.contains('\u{1b}') && !text.contains('\t'));
+}
+
+#[test]
+fn diagnose_and_summary_of_the_sample() {
+    let output = run(&["explain", "--sample", "--diagnose", "-o", "json"], None);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let diagnoses = json_lines(&output);
+    let gpu_pod = diagnoses.iter().find(|d| d["object"]["name"] == "gpu-pod").unwrap();
+    assert_eq!(gpu_pod["cause"], "device-plugin-unavailable");
+    assert_eq!(gpu_pod["phase"], "Failed");
+    assert!(gpu_pod["evidence"][0]["reason"] == "UnexpectedAdmissionError");
+    assert!(gpu_pod["nextSteps"].as_array().unwrap().iter().any(|s| s.as_str().unwrap().contains("gpu-pod")));
+    let node = diagnoses.iter().find(|d| d["object"]["name"] == "node-c").unwrap();
+    assert!(node["nextSteps"].as_array().unwrap().iter().all(|s| !s.as_str().unwrap().contains("-n default")));
+
+    let table = stdout(&run(&["explain", "--sample", "--diagnose"], None));
+    assert!(table.contains("pod/gpu-pod -n default: Failed — device-plugin-unavailable"), "{table}");
+
+    let summary = run(&["explain", "--sample", "--summary", "-o", "json"], None);
+    let [report]: [serde_json::Value; 1] = json_lines(&summary).try_into().unwrap();
+    assert_eq!(report["records"], 26);
+    assert_eq!(report["byReason"]["FailedScheduling"], 3);
+    assert_eq!(report["byCause"]["device-plugin-unavailable"], 3, "gpu-pod, trainer-7f9c and the kata cold plug");
+}
+
+#[test]
+fn yaml_output_reads_back_as_the_same_records() {
+    let yaml = stdout(&run(&["explain", "--sample", "-o", "yaml"], None));
+    assert!(yaml.starts_with("---\n"));
+    let json = json_lines(&run(&["explain", "--sample", "-o", "json"], None));
+    let back = json_lines(&run(&["explain", "-", "-o", "json"], Some(&yaml)));
+    assert_eq!(back, json, "records written as YAML read back unchanged");
 }

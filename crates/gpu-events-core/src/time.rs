@@ -29,10 +29,7 @@ mod tests {
     #[test]
     fn converts_time_and_micro_time_exactly() {
         let time: Time = serde_json::from_str("\"2026-08-20T03:00:00Z\"").unwrap();
-        assert_eq!(
-            from_time(&time).unwrap().to_rfc3339(),
-            "2026-08-20T03:00:00+00:00"
-        );
+        assert_eq!(from_time(&time).unwrap().to_rfc3339(), "2026-08-20T03:00:00+00:00");
         let micro: MicroTime = serde_json::from_str("\"2026-08-20T03:00:00.123456Z\"").unwrap();
         let converted = from_micro_time(&micro).unwrap();
         assert_eq!(converted.timestamp_subsec_micros(), 123_456);
@@ -55,27 +52,15 @@ pub(crate) mod micros {
     use chrono::{DateTime, SecondsFormat, Utc};
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub(crate) fn serialize<S: Serializer>(
-        time: &Option<DateTime<Utc>>,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(time: &Option<DateTime<Utc>>, serializer: S) -> Result<S::Ok, S::Error> {
         match time {
-            Some(time) => {
-                serializer.serialize_str(&time.to_rfc3339_opts(SecondsFormat::Micros, true))
-            }
+            Some(time) => serializer.serialize_str(&time.to_rfc3339_opts(SecondsFormat::Micros, true)),
             None => serializer.serialize_none(),
         }
     }
 
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Option<DateTime<Utc>>, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<DateTime<Utc>>, D::Error> {
         let text: Option<std::borrow::Cow<'de, str>> = Option::deserialize(deserializer)?;
-        text.map(|t| {
-            DateTime::parse_from_rfc3339(&t)
-                .map(|t| t.to_utc())
-                .map_err(serde::de::Error::custom)
-        })
-        .transpose()
+        text.map(|t| DateTime::parse_from_rfc3339(&t).map(|t| t.to_utc()).map_err(serde::de::Error::custom)).transpose()
     }
 }

@@ -3,24 +3,18 @@
 
 use gpu_events_core::ReasonName;
 use gpu_events_core::details::ecosystem::{
-    DriverUpgrade, DriverUpgradeStep, EcosystemDetails, KarpenterCause, KarpenterFailedScheduling,
-    KueueFlavorReason, KueueInadmissible, KueueInadmissibleCause, Nominated, NpuDeviceFault,
+    DriverUpgrade, DriverUpgradeStep, EcosystemDetails, KarpenterCause, KarpenterFailedScheduling, KueueFlavorReason,
+    KueueInadmissible, KueueInadmissibleCause, Nominated, NpuDeviceFault,
 };
 use gpu_events_core::details::{Details, Note};
 use proptest::prelude::*;
 
-const CASE_013: &str =
-    include_str!("../../../tests/fixtures/cases/013-karpenter-incompatible-nodepool-gpu.txt");
-const CASE_015: &str = include_str!(
-    "../../../tests/fixtures/cases/015-eks-karpenter-nominated-multi-insufficient.txt"
-);
-const CASE_035: &str = include_str!(
-    "../../../tests/fixtures/cases/035-gpu-operator-driver-upgrade-events-brackets.txt"
-);
-const CASE_047: &str =
-    include_str!("../../../tests/fixtures/cases/047-xpk-kueue-admission-pending-tpu.txt");
-const CASE_049: &str =
-    include_str!("../../../tests/fixtures/cases/049-ascend-npu-device-fault-event.txt");
+const CASE_013: &str = include_str!("../../../tests/fixtures/cases/013-karpenter-incompatible-nodepool-gpu.txt");
+const CASE_015: &str = include_str!("../../../tests/fixtures/cases/015-eks-karpenter-nominated-multi-insufficient.txt");
+const CASE_035: &str =
+    include_str!("../../../tests/fixtures/cases/035-gpu-operator-driver-upgrade-events-brackets.txt");
+const CASE_047: &str = include_str!("../../../tests/fixtures/cases/047-xpk-kueue-admission-pending-tpu.txt");
+const CASE_049: &str = include_str!("../../../tests/fixtures/cases/049-ascend-npu-device-fault-event.txt");
 
 /// The raw text of a case, without its `# expected:` block.
 fn raw(case: &'static str) -> &'static str {
@@ -30,10 +24,8 @@ fn raw(case: &'static str) -> &'static str {
 /// Every message in the raw text that starts with `start`: from `start` to the end of its line.
 fn messages(case: &'static str, start: &str) -> Vec<&'static str> {
     let text = raw(case);
-    let found: Vec<_> = text
-        .match_indices(start)
-        .map(|(at, _)| text[at..].lines().next().unwrap_or("").trim_end())
-        .collect();
+    let found: Vec<_> =
+        text.match_indices(start).map(|(at, _)| text[at..].lines().next().unwrap_or("").trim_end()).collect();
     assert!(!found.is_empty(), "no message starting with {start:?}");
     found
 }
@@ -47,12 +39,9 @@ fn message(case: &'static str, start: &str) -> &'static str {
 
 /// Parse `note` with the grammar the catalogue gives `reason` reported by `controller`.
 fn parse(reason: &str, controller: Option<&str>, note: &str) -> Details {
-    let info = ReasonName::resolve(reason, controller)
-        .info()
-        .unwrap_or_else(|| panic!("{reason} is not in the catalogue"));
-    let grammar = info
-        .grammar
-        .unwrap_or_else(|| panic!("{} has no grammar", info.id));
+    let info =
+        ReasonName::resolve(reason, controller).info().unwrap_or_else(|| panic!("{reason} is not in the catalogue"));
+    let grammar = info.grammar.unwrap_or_else(|| panic!("{} has no grammar", info.id));
     grammar.parse(&Note::new(note).with_reporting_controller(controller))
 }
 
@@ -70,51 +59,27 @@ fn case_013_karpenter_failed_scheduling() {
     insta::assert_json_snapshot!("case_013_karpenter_failed_scheduling", details);
 
     let d = KarpenterFailedScheduling::parse(note).unwrap();
-    let [spot, limits] = &d.incompatibilities[..] else {
-        panic!("two nodepool clauses expected: {d:?}")
-    };
+    let [spot, limits] = &d.incompatibilities[..] else { panic!("two nodepool clauses expected: {d:?}") };
     assert_eq!(spot.node_pool.as_deref(), Some("spot-pool"));
     let overhead = spot.daemonset_overhead.as_ref().unwrap();
-    let overhead: Vec<_> = overhead
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.quantity.as_str()))
-        .collect();
-    assert_eq!(
-        overhead,
-        [("cpu", "1566m"), ("memory", "930Mi"), ("pods", "11")]
-    );
+    let overhead: Vec<_> = overhead.iter().map(|(k, v)| (k.as_str(), v.quantity.as_str())).collect();
+    assert_eq!(overhead, [("cpu", "1566m"), ("memory", "930Mi"), ("pods", "11")]);
     assert_eq!(spot.cause, KarpenterCause::NoInstanceType);
     assert_eq!(spot.reason, "no instance type has enough resources");
-    let requirements: Vec<_> = spot
-        .requirements
-        .iter()
-        .map(|r| (r.key.as_str(), r.operator.as_str(), r.values.join(" ")))
-        .collect();
+    let requirements: Vec<_> =
+        spot.requirements.iter().map(|r| (r.key.as_str(), r.operator.as_str(), r.values.join(" "))).collect();
     assert_eq!(
         requirements,
         [
-            (
-                "eks.amazonaws.com/instance-category",
-                "In",
-                "c m t".to_owned()
-            ),
-            (
-                "eks.amazonaws.com/nodeclass",
-                "In",
-                "spot-default".to_owned()
-            ),
+            ("eks.amazonaws.com/instance-category", "In", "c m t".to_owned()),
+            ("eks.amazonaws.com/nodeclass", "In", "spot-default".to_owned()),
             ("karpenter.sh/capacity-type", "In", "spot".to_owned()),
             ("karpenter.sh/nodepool", "In", "spot-pool".to_owned()),
             ("kubernetes.io/arch", "In", "amd64".to_owned()),
         ]
     );
-    let resources: Vec<_> = spot
-        .resources
-        .as_ref()
-        .unwrap()
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.quantity.as_str(), v.value))
-        .collect();
+    let resources: Vec<_> =
+        spot.resources.as_ref().unwrap().iter().map(|(k, v)| (k.as_str(), v.quantity.as_str(), v.value)).collect();
     assert_eq!(
         resources,
         [
@@ -125,10 +90,7 @@ fn case_013_karpenter_failed_scheduling() {
         ]
     );
     assert_eq!(limits.cause, KarpenterCause::LimitsExceeded);
-    assert_eq!(
-        limits.reason,
-        "all available instance types exceed limits for nodepool"
-    );
+    assert_eq!(limits.reason, "all available instance types exceed limits for nodepool");
     assert_eq!(limits.node_pool.as_deref(), Some("gpu-nodepool"));
 
     // The kube-scheduler FailedScheduling line of the same case is not Karpenter's grammar.
@@ -140,17 +102,12 @@ fn case_013_karpenter_failed_scheduling() {
 fn case_015_karpenter_nominated() {
     let note = message(CASE_015, "Pod should schedule on: ");
     let details = ecosystem(parse("Nominated", Some("karpenter"), note));
-    let EcosystemDetails::Nominated(nominated) = &details else {
-        panic!("{details:?}")
-    };
+    let EcosystemDetails::Nominated(nominated) = &details else { panic!("{details:?}") };
     assert_eq!(nominated.node_claim, "gpu-ljvhl");
     assert_eq!(nominated.node, None);
     // The form with a node, once the NodeClaim registered.
     let with_node = Nominated::parse(&format!("{note}, node/node-a")).unwrap();
-    assert_eq!(
-        (with_node.node_claim.as_str(), with_node.node.as_deref()),
-        ("gpu-ljvhl", Some("node-a"))
-    );
+    assert_eq!((with_node.node_claim.as_str(), with_node.node.as_deref()), ("gpu-ljvhl", Some("node-a")));
 }
 
 #[test]
@@ -179,18 +136,12 @@ fn case_035_gpu_driver_upgrade_states() {
             "upgrade-done",
         ]
     );
-    let details: Vec<_> = notes
-        .iter()
-        .map(|note| parse("GPUDriverUpgrade", Some("nvidia-gpu-operator"), note))
-        .collect();
+    let details: Vec<_> =
+        notes.iter().map(|note| parse("GPUDriverUpgrade", Some("nvidia-gpu-operator"), note)).collect();
     insta::assert_json_snapshot!("case_035_gpu_driver_upgrade_states", details);
     // Newer releases print the state without brackets.
-    let modern =
-        DriverUpgrade::parse("Successfully updated node state label to upgrade-done").unwrap();
-    assert_eq!(
-        (modern.state.as_deref(), modern.legacy_format),
-        (Some("upgrade-done"), false)
-    );
+    let modern = DriverUpgrade::parse("Successfully updated node state label to upgrade-done").unwrap();
+    assert_eq!((modern.state.as_deref(), modern.legacy_format), (Some("upgrade-done"), false));
 }
 
 #[test]
@@ -202,18 +153,10 @@ fn case_047_kueue_pending_resource_unavailable() {
         assert_eq!(d.cause, KueueInadmissibleCause::FlavorAssignment);
         assert_eq!(d.pod_sets.len(), 1);
         assert_eq!(d.pod_sets[0].pod_set, "job");
-        assert_eq!(
-            d.pod_sets[0].reasons,
-            [KueueFlavorReason::ResourceUnavailable {
-                resource: resource.to_owned()
-            }]
-        );
+        assert_eq!(d.pod_sets[0].reasons, [KueueFlavorReason::ResourceUnavailable { resource: resource.to_owned() }]);
         assert!(!d.truncated);
     }
-    let details: Vec<_> = notes
-        .iter()
-        .map(|note| parse("Pending", Some("kueue-admission"), note))
-        .collect();
+    let details: Vec<_> = notes.iter().map(|note| parse("Pending", Some("kueue-admission"), note)).collect();
     insta::assert_json_snapshot!("case_047_kueue_pending", details);
 }
 

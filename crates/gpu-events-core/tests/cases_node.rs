@@ -16,28 +16,21 @@ use proptest::prelude::*;
 
 /// The rest of the first line of `text` that contains `start`, from `start` on.
 fn message<'a>(text: &'a str, start: &str) -> &'a str {
-    let at = text
-        .find(start)
-        .unwrap_or_else(|| panic!("{start:?} is not in the fixture"));
+    let at = text.find(start).unwrap_or_else(|| panic!("{start:?} is not in the fixture"));
     let rest = &text[at..];
     rest.split('\n').next().unwrap_or(rest).trim_end()
 }
 
 /// Every line of `text` containing `start`, each from `start` on.
 fn messages<'a>(text: &'a str, start: &str) -> Vec<&'a str> {
-    text.lines()
-        .filter_map(|line| line.find(start).map(|at| line[at..].trim_end()))
-        .collect()
+    text.lines().filter_map(|line| line.find(start).map(|at| line[at..].trim_end())).collect()
 }
 
 /// Parse `note` with the grammar of `reason` as recorded by `controller`.
 fn parse(reason: &str, controller: &str, note: &str) -> Details {
-    let info = ReasonName::resolve(reason, Some(controller))
-        .info()
-        .unwrap_or_else(|| panic!("{reason} is not catalogued"));
-    let grammar = info
-        .grammar
-        .unwrap_or_else(|| panic!("{reason} has no grammar"));
+    let info =
+        ReasonName::resolve(reason, Some(controller)).info().unwrap_or_else(|| panic!("{reason} is not catalogued"));
+    let grammar = info.grammar.unwrap_or_else(|| panic!("{reason} has no grammar"));
     grammar.parse(&Note::new(note))
 }
 
@@ -61,9 +54,7 @@ fn case_005_hami_unexpected_admission_eof() {
     let text = include_str!("../../../tests/fixtures/cases/005-hami-unexpectedadmission-eof.txt");
     let note = message(text, "Allocate failed due to");
     let details = parse("UnexpectedAdmissionError", "kubelet", note);
-    let Details::Node(NodeDetails::UnexpectedAdmission(admission)) = &details else {
-        panic!("{details:?}")
-    };
+    let Details::Node(NodeDetails::UnexpectedAdmission(admission)) = &details else { panic!("{details:?}") };
     assert_eq!(admission.step, AdmissionStep::Allocate);
     assert_eq!(admission.cause, AllocationCause::DevicePluginRpc);
     let grpc = admission.grpc.as_ref().unwrap();
@@ -77,11 +68,8 @@ fn case_005_hami_unexpected_admission_eof() {
 #[test]
 fn case_007_dra_cdi_unresolvable() {
     let text = include_str!("../../../tests/fixtures/cases/007-dra-cdi-unresolvable-k8s-gpu.txt");
-    let NodeDetails::PulledImage(pulled) = node(
-        "Pulled",
-        "kubelet",
-        message(text, "Container image \"ubuntu:22.04\""),
-    ) else {
+    let NodeDetails::PulledImage(pulled) = node("Pulled", "kubelet", message(text, "Container image \"ubuntu:22.04\""))
+    else {
         panic!("Pulled")
     };
     assert_eq!(pulled.image, "ubuntu:22.04");
@@ -93,9 +81,7 @@ fn case_007_dra_cdi_unresolvable() {
     assert_eq!(failure.phase, Some(RuntimePhase::CreateContainer));
     assert_eq!(
         failure.cause,
-        RuntimeCause::CdiDevicesUnresolvable {
-            devices: vec!["k8s.gpu.nvidia.com/device=gpu-1".to_owned()]
-        }
+        RuntimeCause::CdiDevicesUnresolvable { devices: vec!["k8s.gpu.nvidia.com/device=gpu-1".to_owned()] }
     );
     insta::assert_json_snapshot!("case_007_failed", parse("Failed", "kubelet", note));
 }
@@ -108,9 +94,7 @@ fn case_009_cdi_unresolvable_gpu_uuid() {
     assert_eq!(
         failure.cause,
         RuntimeCause::CdiDevicesUnresolvable {
-            devices: vec![
-                "management.nvidia.com/gpu=GPU-e78e68c0-4e6a-737e-f9cc-4223fe50aead".to_owned()
-            ]
+            devices: vec!["management.nvidia.com/gpu=GPU-e78e68c0-4e6a-737e-f9cc-4223fe50aead".to_owned()]
         },
         "the device is addressed by GPU UUID and has no trailing `: unknown`"
     );
@@ -120,24 +104,15 @@ fn case_009_cdi_unresolvable_gpu_uuid() {
 
 #[test]
 fn case_011_gpu_operator_runtime_handler_missing() {
-    let text =
-        include_str!("../../../tests/fixtures/cases/011-gpu-operator-must-gather-get-events.txt");
+    let text = include_str!("../../../tests/fixtures/cases/011-gpu-operator-must-gather-get-events.txt");
     let created: Vec<_> = messages(text, "Created pod: ")
         .into_iter()
-        .map(
-            |note| match node("SuccessfulCreate", "daemonset-controller", note) {
-                NodeDetails::ControllerCreated(created) => created.pod.unwrap(),
-                other => panic!("{other:?}"),
-            },
-        )
+        .map(|note| match node("SuccessfulCreate", "daemonset-controller", note) {
+            NodeDetails::ControllerCreated(created) => created.pod.unwrap(),
+            other => panic!("{other:?}"),
+        })
         .collect();
-    assert_eq!(
-        created,
-        [
-            "nvidia-dcgm-exporter-qd6vj",
-            "nvidia-device-plugin-daemonset-2nc7v"
-        ]
-    );
+    assert_eq!(created, ["nvidia-dcgm-exporter-qd6vj", "nvidia-device-plugin-daemonset-2nc7v"]);
 
     let sandboxes = messages(text, "Failed to create pod sandbox: ");
     assert_eq!(sandboxes.len(), 4);
@@ -146,12 +121,7 @@ fn case_011_gpu_operator_runtime_handler_missing() {
         let failure = runtime_failure("FailedCreatePodSandBox", note);
         assert_eq!(failure.phase, Some(RuntimePhase::Sandbox));
         assert_eq!(failure.grpc_code.as_deref(), Some("Unknown"));
-        assert_eq!(
-            failure.cause,
-            RuntimeCause::RuntimeHandlerMissing {
-                handler: "nvidia".to_owned()
-            }
-        );
+        assert_eq!(failure.cause, RuntimeCause::RuntimeHandlerMissing { handler: "nvidia".to_owned() });
         let id = failure.sandbox_id.unwrap();
         assert_eq!(id.len(), 64);
         assert!(id.bytes().all(|b| b.is_ascii_hexdigit()));
@@ -159,33 +129,22 @@ fn case_011_gpu_operator_runtime_handler_missing() {
         ids.insert(id);
     }
     assert_eq!(ids.len(), 4, "each Pod has its own sandbox");
-    insta::assert_json_snapshot!(
-        "case_011_sandbox",
-        parse("FailedCreatePodSandBox", "kubelet", sandboxes[0])
-    );
+    insta::assert_json_snapshot!("case_011_sandbox", parse("FailedCreatePodSandBox", "kubelet", sandboxes[0]));
 
     // The older containerd wording maps to the same typed cause.
     let old = runtime_failure(
         "FailedCreatePodSandBox",
         "Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for \"nvidia\" is configured",
     );
-    assert_eq!(
-        old.cause,
-        RuntimeCause::RuntimeHandlerMissing {
-            handler: "nvidia".to_owned()
-        }
-    );
+    assert_eq!(old.cause, RuntimeCause::RuntimeHandlerMissing { handler: "nvidia".to_owned() });
 }
 
 #[test]
 fn case_023_mig_nvml_insufficient_permissions() {
-    let text =
-        include_str!("../../../tests/fixtures/cases/023-mig-nvml-insufficient-permissions.txt");
+    let text = include_str!("../../../tests/fixtures/cases/023-mig-nvml-insufficient-permissions.txt");
     let note = message(text, "Allocate failed due to");
     let details = parse("UnexpectedAdmissionError", "kubelet", note);
-    let Details::Node(NodeDetails::UnexpectedAdmission(admission)) = &details else {
-        panic!("{details:?}")
-    };
+    let Details::Node(NodeDetails::UnexpectedAdmission(admission)) = &details else { panic!("{details:?}") };
     assert_eq!(admission.cause, AllocationCause::PreferredAllocationFailed);
     assert_eq!(admission.grpc.as_ref().unwrap().code, "Unknown");
     let nvml = admission.nvml.as_ref().unwrap();
@@ -196,14 +155,10 @@ fn case_023_mig_nvml_insufficient_permissions() {
 
 #[test]
 fn case_029_daemonset_failed_placement() {
-    let text = include_str!(
-        "../../../tests/fixtures/cases/029-e2e-failedplacement-daemonset-controller.txt"
-    );
+    let text = include_str!("../../../tests/fixtures/cases/029-e2e-failedplacement-daemonset-controller.txt");
     let note = message(text, "failed to place pod on");
     let details = parse("FailedPlacement", "daemonset-controller", note);
-    let Details::Node(NodeDetails::DaemonPlacementFailed(placement)) = &details else {
-        panic!("{details:?}")
-    };
+    let Details::Node(NodeDetails::DaemonPlacementFailed(placement)) = &details else { panic!("{details:?}") };
     assert_eq!(placement.node, "bootstrap-e2e-master");
     let out = placement.insufficient.as_ref().unwrap();
     assert_eq!(out.resource, "cpu");
@@ -216,9 +171,7 @@ fn case_031_dra_prepare_deadline_exceeded() {
     let text = include_str!("../../../tests/fixtures/cases/031-dra-prepare-deadline-exceeded.txt");
     let note = message(text, "Failed to prepare dynamic resources:");
     let details = parse("FailedPrepareDynamicResources", "kubelet", note);
-    let Details::Node(NodeDetails::DynamicResourcesFailed(dra)) = &details else {
-        panic!("{details:?}")
-    };
+    let Details::Node(NodeDetails::DynamicResourcesFailed(dra)) = &details else { panic!("{details:?}") };
     assert_eq!(dra.call.as_deref(), Some("NodePrepareResources"));
     let grpc = dra.grpc.as_ref().unwrap();
     assert_eq!(grpc.code, "DeadlineExceeded");
@@ -229,8 +182,7 @@ fn case_031_dra_prepare_deadline_exceeded() {
 
 #[test]
 fn case_033_kata_cold_plug_combined_from_similar_events() {
-    let text =
-        include_str!("../../../tests/fixtures/cases/033-kata-cc-combined-from-similar-events.txt");
+    let text = include_str!("../../../tests/fixtures/cases/033-kata-cc-combined-from-similar-events.txt");
     let raw = message(text, "(combined from similar events): ");
     let event = serde_json::json!({
         "apiVersion": "v1",
@@ -243,10 +195,7 @@ fn case_033_kata_cold_plug_combined_from_similar_events() {
         "source": {"component": "kubelet"},
         "count": 16
     });
-    let record = Decoder::from_str(&event.to_string())
-        .next()
-        .unwrap()
-        .unwrap();
+    let record = Decoder::from_str(&event.to_string()).next().unwrap().unwrap();
     assert!(record.flags.contains(&Flag::CombinedFromSimilarEvents));
     assert!(!record.flags.contains(&Flag::UnrecognizedNote));
     assert!(record.note.starts_with("Failed to create pod sandbox: "));
@@ -255,36 +204,22 @@ fn case_033_kata_cold_plug_combined_from_similar_events() {
     };
     assert_eq!(failure.phase, Some(RuntimePhase::Sandbox));
     assert_eq!(failure.grpc_code.as_deref(), Some("Unknown"));
-    assert_eq!(
-        failure.sandbox_id.as_deref(),
-        Some("d0a43b5d3c6c433f011efbfacb6de3f7ac448f3d09a272cef8d43249712b12b1")
-    );
-    let RuntimeCause::DeviceColdPlugFailed { error } = &failure.cause else {
-        panic!("{:?}", failure.cause)
-    };
+    assert_eq!(failure.sandbox_id.as_deref(), Some("d0a43b5d3c6c433f011efbfacb6de3f7ac448f3d09a272cef8d43249712b12b1"));
+    let RuntimeCause::DeviceColdPlugFailed { error } = &failure.cause else { panic!("{:?}", failure.cause) };
     assert!(error.starts_with("cold plug: GetPodResources failed for pod(cuda-vectoradd-kata)"));
     assert!(error.ends_with("PodResources API Get method disabled"));
-    assert_eq!(
-        failure.error.matches("rpc error: code = Unknown").count(),
-        2,
-        "nested gRPC code Unknown twice"
-    );
+    assert_eq!(failure.error.matches("rpc error: code = Unknown").count(), 2, "nested gRPC code Unknown twice");
     insta::assert_json_snapshot!("case_033_sandbox", record.details);
 }
 
 #[test]
 fn case_037_time_slicing_created_started_pulled() {
-    let text = include_str!(
-        "../../../tests/fixtures/cases/037-time-slicing-get-events-init-containers.txt"
-    );
+    let text = include_str!("../../../tests/fixtures/cases/037-time-slicing-get-events-init-containers.txt");
     let mut created = BTreeSet::new();
     let mut started = BTreeSet::new();
     let mut images = BTreeSet::new();
     let mut rows = 0;
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && l.contains("Normal "))
-    {
+    for line in text.lines().filter(|l| !l.starts_with('#') && l.contains("Normal ")) {
         let columns: Vec<&str> = line.split_whitespace().collect();
         let (reason, object) = (columns[2], columns[3]);
         let note = line[line.find(object).unwrap() + object.len()..].trim();
@@ -327,8 +262,7 @@ fn case_037_time_slicing_created_started_pulled() {
 
 #[test]
 fn case_041_container_init_oom() {
-    let text =
-        include_str!("../../../tests/fixtures/cases/041-ocp-dgx-a100-container-init-oom.txt");
+    let text = include_str!("../../../tests/fixtures/cases/041-ocp-dgx-a100-container-init-oom.txt");
     let note = message(text, "Error: container create failed");
     let failure = runtime_failure("Failed", note);
     assert_eq!(failure.phase, Some(RuntimePhase::CreateContainer));
@@ -347,9 +281,7 @@ fn case_041_container_init_oom() {
 
 #[test]
 fn case_043_pod_status_yaml_folded_message() {
-    let text = include_str!(
-        "../../../tests/fixtures/cases/043-kuberay-cce-unexpectedadmission-pod-status-yaml.txt"
-    );
+    let text = include_str!("../../../tests/fixtures/cases/043-kuberay-cce-unexpectedadmission-pod-status-yaml.txt");
     let yaml: serde_yaml_ng::Value = serde_yaml_ng::from_str(text).unwrap();
     let status = &yaml["status"];
     assert_eq!(status["reason"].as_str(), Some("UnexpectedAdmissionError"));
@@ -359,29 +291,20 @@ fn case_043_pod_status_yaml_folded_message() {
         "Pod Allocate failed due to pod d65f09ad-cca3-4631-a0a3-d5ba850f8a69 container wait-gcs-ready unable to find GPU device allocation by scheduler, which is unexpected"
     );
     let details = parse("UnexpectedAdmissionError", "kubelet", note);
-    let Details::Node(NodeDetails::UnexpectedAdmission(admission)) = &details else {
-        panic!("{details:?}")
-    };
+    let Details::Node(NodeDetails::UnexpectedAdmission(admission)) = &details else { panic!("{details:?}") };
     assert!(admission.pod_status, "status message prefix `Pod `");
     assert_eq!(admission.step, AdmissionStep::Allocate);
     assert_eq!(admission.cause, AllocationCause::Other);
-    assert_eq!(
-        admission.pod_uid.as_deref(),
-        Some("d65f09ad-cca3-4631-a0a3-d5ba850f8a69")
-    );
+    assert_eq!(admission.pod_uid.as_deref(), Some("d65f09ad-cca3-4631-a0a3-d5ba850f8a69"));
     assert_eq!(admission.container.as_deref(), Some("wait-gcs-ready"));
     insta::assert_json_snapshot!("case_043_unexpected_admission", details);
 }
 
 #[test]
 fn case_051_no_healthy_devices_redacted() {
-    let text = include_str!(
-        "../../../tests/fixtures/cases/051-gke-node-reboot-unhealthy-devices-redacted.txt"
-    );
+    let text = include_str!("../../../tests/fixtures/cases/051-gke-node-reboot-unhealthy-devices-redacted.txt");
     let note = message(text, "Allocate failed due to");
-    let NodeDetails::UnexpectedAdmission(admission) =
-        node("UnexpectedAdmissionError", "kubelet", note)
-    else {
+    let NodeDetails::UnexpectedAdmission(admission) = node("UnexpectedAdmissionError", "kubelet", note) else {
         panic!()
     };
     assert_eq!(admission.cause, AllocationCause::NoHealthyDevices);
@@ -391,22 +314,15 @@ fn case_051_no_healthy_devices_redacted() {
 
 #[test]
 fn case_053_update_plugin_resources_status_message() {
-    let text = include_str!(
-        "../../../tests/fixtures/cases/053-kube-batch-update-plugin-resources-failed.txt"
-    );
+    let text = include_str!("../../../tests/fixtures/cases/053-kube-batch-update-plugin-resources-failed.txt");
     let note = message(text, "Pod Update plugin resources failed");
     let details = parse("UnexpectedAdmissionError", "kubelet", note);
-    let Details::Node(NodeDetails::UnexpectedAdmission(admission)) = &details else {
-        panic!("{details:?}")
-    };
+    let Details::Node(NodeDetails::UnexpectedAdmission(admission)) = &details else { panic!("{details:?}") };
     assert!(admission.pod_status);
     assert_eq!(admission.step, AdmissionStep::UpdatePluginResources);
     assert_eq!(admission.cause, AllocationCause::DevicesUnavailable);
     assert_eq!(admission.resource.as_deref(), Some("nvidia.com/gpu"));
-    assert_eq!(
-        (admission.requested, admission.available),
-        (Some(1), Some(0))
-    );
+    assert_eq!((admission.requested, admission.available), (Some(1), Some(0)));
     insta::assert_json_snapshot!("case_053_unexpected_admission", details);
 }
 
@@ -415,12 +331,7 @@ fn node_grammars() -> Vec<&'static gpu_events_core::details::Grammar> {
     Reason::all()
         .iter()
         .map(|r| r.info())
-        .filter(|i| {
-            matches!(
-                i.source,
-                Source::Kubelet | Source::NodeProblemDetector | Source::ControllerManager
-            )
-        })
+        .filter(|i| matches!(i.source, Source::Kubelet | Source::NodeProblemDetector | Source::ControllerManager))
         .filter_map(|i| i.grammar)
         .collect()
 }
@@ -428,34 +339,14 @@ fn node_grammars() -> Vec<&'static gpu_events_core::details::Grammar> {
 #[test]
 fn every_node_grammar_kind_is_declared() {
     let grammars = node_grammars();
-    assert!(
-        grammars.len() >= 40,
-        "{} node grammars wired",
-        grammars.len()
-    );
+    assert!(grammars.len() >= 40, "{} node grammars wired", grammars.len());
     let samples = [
-        (
-            "Pulled",
-            "kubelet",
-            "Successfully pulled image \"x\" in 1s (2s including waiting). Image size: 10 bytes.",
-        ),
+        ("Pulled", "kubelet", "Successfully pulled image \"x\" in 1s (2s including waiting). Image size: 10 bytes."),
         ("Failed", "kubelet", "Error: ErrImagePull"),
         ("Killing", "kubelet", "Stopping container x"),
-        (
-            "Evicted",
-            "kubelet",
-            "The node was low on resource: memory. ",
-        ),
-        (
-            "OOMKilling",
-            "kernel-monitor",
-            "Killed process 1 (x) total-vm:1kB, anon-rss:1kB, file-rss:1kB",
-        ),
-        (
-            "FailedMount",
-            "kubelet",
-            "MountVolume.SetUp failed for volume \"v\" : x",
-        ),
+        ("Evicted", "kubelet", "The node was low on resource: memory. "),
+        ("OOMKilling", "kernel-monitor", "Killed process 1 (x) total-vm:1kB, anon-rss:1kB, file-rss:1kB"),
+        ("FailedMount", "kubelet", "MountVolume.SetUp failed for volume \"v\" : x"),
         (
             "FailedCreate",
             "replicaset-controller",
@@ -464,15 +355,9 @@ fn every_node_grammar_kind_is_declared() {
         ("NodeNotReady", "node-controller", "Node is not ready"),
     ];
     for (reason, controller, note) in samples {
-        let info = ReasonName::resolve(reason, Some(controller))
-            .info()
-            .unwrap();
+        let info = ReasonName::resolve(reason, Some(controller)).info().unwrap();
         let details = info.grammar.unwrap().parse(&Note::new(note));
-        assert!(
-            info.grammar.unwrap().kinds.contains(&details.kind()),
-            "{reason}: {} not declared",
-            details.kind()
-        );
+        assert!(info.grammar.unwrap().kinds.contains(&details.kind()), "{reason}: {} not declared", details.kind());
         let json = serde_json::to_value(&details).unwrap();
         let back: Details = serde_json::from_value(json).unwrap();
         assert_eq!(back, details, "{reason} round-trips through JSON");

@@ -5,43 +5,29 @@
 
 use gpu_events_core::ReasonName;
 use gpu_events_core::details::scheduling::{
-    Ending, FitError, FitErrorWording, HamiNoAvailableNode, KaiUnschedulable, NodeReason,
-    Preemption, Scheduled, SchedulingDetails,
+    Ending, FitError, FitErrorWording, HamiNoAvailableNode, KaiUnschedulable, NodeReason, Preemption, Scheduled,
+    SchedulingDetails,
 };
 use gpu_events_core::details::{Details, Note};
 use proptest::prelude::*;
 
-const C001: &str =
-    include_str!("../../../tests/fixtures/cases/001-insufficient-gpu-node-unschedulable.txt");
+const C001: &str = include_str!("../../../tests/fixtures/cases/001-insufficient-gpu-node-unschedulable.txt");
 const C003: &str = include_str!("../../../tests/fixtures/cases/003-gpushare-aliyun-gpu-mem.txt");
-const C013: &str =
-    include_str!("../../../tests/fixtures/cases/013-karpenter-incompatible-nodepool-gpu.txt");
-const C015: &str = include_str!(
-    "../../../tests/fixtures/cases/015-eks-karpenter-nominated-multi-insufficient.txt"
-);
-const C017: &str =
-    include_str!("../../../tests/fixtures/cases/017-k3s-amd-gpu-preemption-double-period.txt");
-const C019: &str =
-    include_str!("../../../tests/fixtures/cases/019-gpu-manager-exceedsgpuquota.txt");
+const C013: &str = include_str!("../../../tests/fixtures/cases/013-karpenter-incompatible-nodepool-gpu.txt");
+const C015: &str = include_str!("../../../tests/fixtures/cases/015-eks-karpenter-nominated-multi-insufficient.txt");
+const C017: &str = include_str!("../../../tests/fixtures/cases/017-k3s-amd-gpu-preemption-double-period.txt");
+const C019: &str = include_str!("../../../tests/fixtures/cases/019-gpu-manager-exceedsgpuquota.txt");
 const C021: &str = include_str!("../../../tests/fixtures/cases/021-hami-nodeunfitpod-kueue.txt");
-const C025: &str =
-    include_str!("../../../tests/fixtures/cases/025-rke2-taint-didnt-tolerate-get-events.txt");
+const C025: &str = include_str!("../../../tests/fixtures/cases/025-rke2-taint-didnt-tolerate-get-events.txt");
 const C027: &str = include_str!("../../../tests/fixtures/cases/027-k3s-geti-x351-over-23h.txt");
-const C039: &str =
-    include_str!("../../../tests/fixtures/cases/039-hami-mixed-reasons-filteringfailed.txt");
-const C045: &str =
-    include_str!("../../../tests/fixtures/cases/045-kai-scheduler-unschedulable-no-age.txt");
+const C039: &str = include_str!("../../../tests/fixtures/cases/039-hami-mixed-reasons-filteringfailed.txt");
+const C045: &str = include_str!("../../../tests/fixtures/cases/045-kai-scheduler-unschedulable-no-age.txt");
 
 /// Every message of the fixture's event text that starts with `start`: from its first
 /// occurrence in a line to the end of that line. The `# expected:` block is not searched.
 fn messages<'a>(fixture: &'a str, start: &str) -> Vec<&'a str> {
-    let events = fixture
-        .split_once("\n# expected:")
-        .map_or(fixture, |(events, _)| events);
-    let found: Vec<&str> = events
-        .lines()
-        .filter_map(|line| line.find(start).map(|at| line[at..].trim_end()))
-        .collect();
+    let events = fixture.split_once("\n# expected:").map_or(fixture, |(events, _)| events);
+    let found: Vec<&str> = events.lines().filter_map(|line| line.find(start).map(|at| line[at..].trim_end())).collect();
     assert!(!found.is_empty(), "{start:?} is not in the fixture");
     found
 }
@@ -56,16 +42,10 @@ fn details(reason: &str, reporter: &str, note: &str) -> SchedulingDetails {
     let info = ReasonName::resolve(reason, Some(reporter))
         .info()
         .unwrap_or_else(|| panic!("{reason} from {reporter} is not catalogued"));
-    let grammar = info
-        .grammar
-        .unwrap_or_else(|| panic!("{} has no grammar", info.id));
+    let grammar = info.grammar.unwrap_or_else(|| panic!("{} has no grammar", info.id));
     match grammar.parse(&Note::new(note)) {
         Details::Scheduling(details) => {
-            assert!(
-                grammar.kinds.contains(&details.kind()),
-                "{}",
-                details.kind()
-            );
+            assert!(grammar.kinds.contains(&details.kind()), "{}", details.kind());
             details
         }
         other => panic!("{reason} from {reporter}: {note}: {other:?}"),
@@ -85,9 +65,7 @@ fn fit_error(reporter: &str, note: &str) -> FitError {
 }
 
 /// `(count, type, text)` of each histogram entry.
-fn entries(
-    reasons: &[gpu_events_core::details::scheduling::ReasonCount],
-) -> Vec<(u32, String, &str)> {
+fn entries(reasons: &[gpu_events_core::details::scheduling::ReasonCount]) -> Vec<(u32, String, &str)> {
     reasons
         .iter()
         .map(|entry| {
@@ -105,10 +83,7 @@ fn entry(count: u32, kind: &str, text: &'static str) -> (u32, String, &'static s
 /// `(totalNodes, entries)` of a preemption histogram.
 fn preemption(fit: &FitError) -> (u32, Vec<(u32, String, &str)>) {
     match &fit.preemption {
-        Some(Preemption::Nodes {
-            total_nodes,
-            reasons,
-        }) => (*total_nodes, entries(reasons)),
+        Some(Preemption::Nodes { total_nodes, reasons }) => (*total_nodes, entries(reasons)),
         other => panic!("no preemption histogram: {other:?}"),
     }
 }
@@ -140,10 +115,7 @@ fn case_003_vendor_resource_no_period() {
     let note = message(C003, "0/2 nodes are available");
     let fit = fit_error("default-scheduler", note);
     assert_eq!(fit.total_nodes, Some(2));
-    assert_eq!(
-        entries(&fit.reasons),
-        [entry(2, "insufficient", "Insufficient aliyun.com/gpu-mem")]
-    );
+    assert_eq!(entries(&fit.reasons), [entry(2, "insufficient", "Insufficient aliyun.com/gpu-mem")]);
     assert_eq!(fit.insufficient("aliyun.com/gpu-mem"), Some(2));
     assert_eq!(fit.ending, Ending::None);
     assert_eq!(fit.preemption, None);
@@ -155,14 +127,8 @@ fn case_013_default_scheduler_line() {
     let note = message(C013, "0/3 nodes are available");
     let fit = fit_error("default-scheduler", note);
     assert_eq!(fit.total_nodes, Some(3));
-    assert_eq!(
-        entries(&fit.reasons),
-        [entry(3, "insufficient", "Insufficient nvidia.com/gpu")]
-    );
-    assert_eq!(
-        preemption(&fit),
-        (3, vec![entry(3, "noPreemptionVictims", NO_VICTIMS)])
-    );
+    assert_eq!(entries(&fit.reasons), [entry(3, "insufficient", "Insufficient nvidia.com/gpu")]);
+    assert_eq!(preemption(&fit), (3, vec![entry(3, "noPreemptionVictims", NO_VICTIMS)]));
     assert_eq!(fit.ending, Ending::Period);
     insta::assert_json_snapshot!("case_013_fit_error", SchedulingDetails::FitError(fit));
 }
@@ -176,25 +142,18 @@ fn case_015_multi_resource_insufficient() {
     assert_eq!(fit.insufficient("memory"), Some(3));
     assert_eq!(fit.insufficient("nvidia.com/gpu"), Some(8));
     assert_eq!(fit.reasons.len(), 3);
-    assert_eq!(
-        preemption(&fit),
-        (8, vec![entry(8, "noPreemptionVictims", NO_VICTIMS)])
-    );
+    assert_eq!(preemption(&fit), (8, vec![entry(8, "noPreemptionVictims", NO_VICTIMS)]));
     assert_eq!(fit.ending, Ending::Period);
     insta::assert_json_snapshot!("case_015_fit_error", SchedulingDetails::FitError(fit));
 
     // The Scheduled row of the same case.
     let note = message(C015, "Successfully assigned");
-    let SchedulingDetails::Scheduled(scheduled) = details("Scheduled", "default-scheduler", note)
-    else {
+    let SchedulingDetails::Scheduled(scheduled) = details("Scheduled", "default-scheduler", note) else {
         panic!("not Scheduled");
     };
     assert_eq!(Scheduled::parse(note).as_ref(), Some(&scheduled));
     assert_eq!(scheduled.namespace.as_deref(), Some("stablediffusion"));
-    assert_eq!(
-        scheduled.pod,
-        "stablediffusion-raycluster-ms6pl-worker-gpu-85d22"
-    );
+    assert_eq!(scheduled.pod, "stablediffusion-raycluster-ms6pl-worker-gpu-85d22");
     assert_eq!(scheduled.node, "node-a");
 }
 
@@ -203,15 +162,9 @@ fn case_017_amd_gpu_double_period() {
     let note = message(C017, "0/1 nodes are available");
     let fit = fit_error("default-scheduler", note);
     assert_eq!(fit.total_nodes, Some(1));
-    assert_eq!(
-        entries(&fit.reasons),
-        [entry(1, "insufficient", "Insufficient amd.com/gpu")]
-    );
+    assert_eq!(entries(&fit.reasons), [entry(1, "insufficient", "Insufficient amd.com/gpu")]);
     // No empty trailing reason from the "..".
-    assert_eq!(
-        preemption(&fit),
-        (1, vec![entry(1, "noPreemptionVictims", NO_VICTIMS)])
-    );
+    assert_eq!(preemption(&fit), (1, vec![entry(1, "noPreemptionVictims", NO_VICTIMS)]));
     assert_eq!(fit.ending, Ending::DoublePeriod);
     insta::assert_json_snapshot!("case_017_fit_error", SchedulingDetails::FitError(fit));
 }
@@ -221,10 +174,7 @@ fn case_019_extender_token_kept_as_other() {
     let note = message(C019, "0/2 nodes are available");
     let fit = fit_error("default-scheduler", note);
     assert_eq!(fit.total_nodes, Some(2));
-    assert_eq!(
-        entries(&fit.reasons),
-        [entry(2, "other", "ExceedsGPUQuota")]
-    );
+    assert_eq!(entries(&fit.reasons), [entry(2, "other", "ExceedsGPUQuota")]);
     assert_eq!(fit.reasons[0].reason, NodeReason::parse("ExceedsGPUQuota"));
     assert_eq!(fit.preemption, None);
     assert_eq!(fit.ending, Ending::Period);
@@ -240,10 +190,7 @@ fn case_021_hami_node_unfit_pod_two_rows() {
     assert_eq!(fit, fit_error("hami-scheduler", notes[1]));
     assert_eq!(fit.total_nodes, Some(1));
     assert_eq!(entries(&fit.reasons), [entry(1, "other", "NodeUnfitPod")]);
-    assert_eq!(
-        preemption(&fit),
-        (1, vec![entry(1, "noPreemptionVictims", NO_VICTIMS)])
-    );
+    assert_eq!(preemption(&fit), (1, vec![entry(1, "noPreemptionVictims", NO_VICTIMS)]));
     assert_eq!(fit.ending, Ending::Period);
     insta::assert_json_snapshot!("case_021_fit_error", SchedulingDetails::FitError(fit));
 }
@@ -257,16 +204,8 @@ fn case_025_old_taint_phrase_with_comma() {
         entries(&fit.reasons),
         [
             entry(1, "insufficient", "Insufficient nvidia.com/gpu"),
-            entry(
-                1,
-                "untoleratedTaint",
-                "node(s) had taint {protect: no_schedule}, that the pod didn't tolerate"
-            ),
-            entry(
-                1,
-                "nodeAffinity",
-                "node(s) didn't match Pod's node affinity/selector"
-            ),
+            entry(1, "untoleratedTaint", "node(s) had taint {protect: no_schedule}, that the pod didn't tolerate"),
+            entry(1, "nodeAffinity", "node(s) didn't match Pod's node affinity/selector"),
         ]
     );
     let NodeReason::UntoleratedTaint { key, value, .. } = &fit.reasons[1].reason else {
@@ -285,14 +224,8 @@ fn case_027_large_count() {
     let note = message(C027, "0/1 nodes are available");
     let fit = fit_error("default-scheduler", note);
     assert_eq!(fit.total_nodes, Some(1));
-    assert_eq!(
-        entries(&fit.reasons),
-        [entry(1, "insufficient", "Insufficient nvidia.com/gpu")]
-    );
-    assert_eq!(
-        preemption(&fit),
-        (1, vec![entry(1, "noPreemptionVictims", NO_VICTIMS)])
-    );
+    assert_eq!(entries(&fit.reasons), [entry(1, "insufficient", "Insufficient nvidia.com/gpu")]);
+    assert_eq!(preemption(&fit), (1, vec![entry(1, "noPreemptionVictims", NO_VICTIMS)]));
     assert_eq!(fit.ending, Ending::Period);
     insta::assert_json_snapshot!("case_027_fit_error", SchedulingDetails::FitError(fit));
 }
@@ -306,11 +239,7 @@ fn case_039_hami_mixed_reasons_and_filtering_failed() {
         entries(&fit.reasons),
         [
             entry(1, "other", "NodeUnfitPod"),
-            entry(
-                1,
-                "untoleratedTaint",
-                "node(s) had untolerated taint {node.kubernetes.io/unreachable: }"
-            ),
+            entry(1, "untoleratedTaint", "node(s) had untolerated taint {node.kubernetes.io/unreachable: }"),
             entry(2, "other", "node unregistered"),
         ]
     );
@@ -324,11 +253,7 @@ fn case_039_hami_mixed_reasons_and_filtering_failed() {
         (
             4,
             vec![
-                entry(
-                    1,
-                    "preemptionNotHelpful",
-                    "Preemption is not helpful for scheduling"
-                ),
+                entry(1, "preemptionNotHelpful", "Preemption is not helpful for scheduling"),
                 entry(3, "noPreemptionVictims", NO_VICTIMS),
             ]
         )
@@ -355,14 +280,7 @@ fn case_045_kai_unschedulable() {
     };
     assert_eq!(KaiUnschedulable::parse(note).as_ref(), Some(kai));
     assert_eq!(kai.summary, "No nodes with enough resources were found");
-    assert_eq!(
-        entries(&kai.reasons),
-        [entry(
-            2,
-            "insufficient",
-            "node(s) didn't have enough resources: GPUs"
-        )]
-    );
+    assert_eq!(entries(&kai.reasons), [entry(2, "insufficient", "node(s) didn't have enough resources: GPUs")]);
     assert_eq!(kai.reasons[0].reason.insufficient_resource(), Some("GPUs"));
     insta::assert_json_snapshot!("case_045_kai_unschedulable", details);
 }

@@ -2,14 +2,11 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use gpu_events_core::reason::{
-    KarpenterReason, KueueReason, SchedulerReason, TensorFusionReason, VolcanoReason,
-};
+use gpu_events_core::reason::{KarpenterReason, KueueReason, SchedulerReason, TensorFusionReason, VolcanoReason};
 use gpu_events_core::{EventType, Reason, ReasonName, Source};
 
 const SPEC: &str = include_str!("../../../tests/fixtures/spec/tensorfusion-reasons.tsv");
-const RETIRED_SPEC: &str =
-    include_str!("../../../tests/fixtures/spec/tensorfusion-retired-reasons.tsv");
+const RETIRED_SPEC: &str = include_str!("../../../tests/fixtures/spec/tensorfusion-retired-reasons.tsv");
 
 struct SpecRow<'a> {
     reason: &'a str,
@@ -22,11 +19,7 @@ struct SpecRow<'a> {
 }
 
 fn split<'a>(cell: &'a str, sep: &str) -> BTreeSet<&'a str> {
-    if cell == "-" {
-        BTreeSet::new()
-    } else {
-        cell.split(sep).map(str::trim).collect()
-    }
+    if cell == "-" { BTreeSet::new() } else { cell.split(sep).map(str::trim).collect() }
 }
 
 fn rows(tsv: &str) -> Vec<SpecRow<'_>> {
@@ -38,11 +31,7 @@ fn rows(tsv: &str) -> Vec<SpecRow<'_>> {
             assert_eq!(cells.len(), 7, "spec row has 7 columns: {line}");
             SpecRow {
                 reason: cells[0],
-                types: if cells[1] == "Normal or Warning" {
-                    ["Normal", "Warning"].into()
-                } else {
-                    [cells[1]].into()
-                },
+                types: if cells[1] == "Normal or Warning" { ["Normal", "Warning"].into() } else { [cells[1]].into() },
                 objects: split(cells[2], ";"),
                 group: cells[3],
                 controllers: split(cells[4], ";"),
@@ -69,15 +58,9 @@ fn union<'a>(
 fn check_against(spec: &str, retired: bool) -> usize {
     let rows = rows(spec);
     for row in &rows {
-        let entries: Vec<_> = Reason::all_with_wire(row.reason)
-            .iter()
-            .filter(|r| r.info().source == Source::TensorFusion)
-            .collect();
-        assert!(
-            !entries.is_empty(),
-            "{} is missing from the catalogue",
-            row.reason
-        );
+        let entries: Vec<_> =
+            Reason::all_with_wire(row.reason).iter().filter(|r| r.info().source == Source::TensorFusion).collect();
+        assert!(!entries.is_empty(), "{} is missing from the catalogue", row.reason);
         for entry in &entries {
             let info = entry.info();
             assert_eq!(info.retired, retired, "{}: retired flag", row.reason);
@@ -99,30 +82,15 @@ fn check_against(spec: &str, retired: bool) -> usize {
             "{}: types",
             row.reason
         );
-        assert_eq!(
-            union(row.reason, |i| i.objects.to_vec()),
-            row.objects,
-            "{}: objects",
-            row.reason
-        );
+        assert_eq!(union(row.reason, |i| i.objects.to_vec()), row.objects, "{}: objects", row.reason);
         assert_eq!(
             union(row.reason, |i| i.reporting_controllers.to_vec()),
             row.controllers,
             "{}: controllers",
             row.reason
         );
-        assert_eq!(
-            union(row.reason, |i| i.actions.to_vec()),
-            row.actions,
-            "{}: actions",
-            row.reason
-        );
-        assert_eq!(
-            union(row.reason, |i| i.note_formats.to_vec()),
-            row.formats,
-            "{}: note formats",
-            row.reason
-        );
+        assert_eq!(union(row.reason, |i| i.actions.to_vec()), row.actions, "{}: actions", row.reason);
+        assert_eq!(union(row.reason, |i| i.note_formats.to_vec()), row.formats, "{}: note formats", row.reason);
     }
     rows.len()
 }
@@ -139,22 +107,10 @@ fn every_retired_tensorfusion_reason_is_catalogued_as_retired() {
 
 #[test]
 fn the_catalogue_holds_no_tensorfusion_reason_outside_the_spec() {
-    let spec: HashSet<&str> = rows(SPEC)
-        .iter()
-        .chain(rows(RETIRED_SPEC).iter())
-        .map(|r| r.reason)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .collect();
-    for reason in Reason::all()
-        .iter()
-        .filter(|r| r.info().source == Source::TensorFusion)
-    {
-        assert!(
-            spec.contains(reason.as_str()),
-            "{} is not in the spec files",
-            reason.as_str()
-        );
+    let spec: HashSet<&str> =
+        rows(SPEC).iter().chain(rows(RETIRED_SPEC).iter()).map(|r| r.reason).collect::<Vec<_>>().into_iter().collect();
+    for reason in Reason::all().iter().filter(|r| r.info().source == Source::TensorFusion) {
+        assert!(spec.contains(reason.as_str()), "{} is not in the spec files", reason.as_str());
     }
 }
 
@@ -165,45 +121,20 @@ fn every_entry_is_complete_and_ids_are_unique() {
         let info = reason.info();
         assert!(ids.insert(info.id), "duplicate id {}", info.id);
         assert_eq!(info.reason, *reason);
-        assert!(
-            !info.wire.is_empty() && info.wire.len() <= 128,
-            "{}: wire string",
-            info.id
-        );
+        assert!(!info.wire.is_empty() && info.wire.len() <= 128, "{}: wire string", info.id);
         assert!(!info.types.is_empty(), "{}: no types", info.id);
-        assert!(
-            info.types
-                .iter()
-                .all(|t| matches!(t, EventType::Normal | EventType::Warning)),
-            "{}: types",
-            info.id
-        );
+        assert!(info.types.iter().all(|t| matches!(t, EventType::Normal | EventType::Warning)), "{}: types", info.id);
         assert!(!info.objects.is_empty(), "{}: no objects", info.id);
-        assert!(
-            info.meaning.len() > 20 && info.meaning != "placeholder",
-            "{}: meaning",
-            info.id
-        );
-        assert!(
-            info.reference.contains('/'),
-            "{}: reference names no repository/file",
-            info.id
-        );
-        assert!(
-            !info.note_formats.iter().any(|f| f.is_empty()),
-            "{}: empty note format",
-            info.id
-        );
+        assert!(info.meaning.len() > 20 && info.meaning != "placeholder", "{}: meaning", info.id);
+        assert!(info.reference.contains('/'), "{}: reference names no repository/file", info.id);
+        assert!(!info.note_formats.iter().any(|f| f.is_empty()), "{}: empty note format", info.id);
     }
 }
 
 #[test]
 fn every_source_has_entries() {
     for source in Source::ALL {
-        assert!(
-            Reason::all().iter().any(|r| r.info().source == *source),
-            "{source} has no entries"
-        );
+        assert!(Reason::all().iter().any(|r| r.info().source == *source), "{source} has no entries");
     }
 }
 
@@ -221,20 +152,12 @@ fn every_wire_string_round_trips_through_parse_display_and_serde() {
         assert_eq!(json, format!("\"{}\"", info.wire));
         assert_eq!(serde_json::from_str::<ReasonName>(&json).unwrap(), name);
         // Parsing without a reporter gives the primary entry of the string.
-        assert_eq!(
-            info.wire.parse::<Reason>().unwrap(),
-            Reason::all_with_wire(info.wire)[0]
-        );
+        assert_eq!(info.wire.parse::<Reason>().unwrap(), Reason::all_with_wire(info.wire)[0]);
         // The entry's own reporter selects the entry itself.
         if let Some(controller) = info.reporting_controllers.iter().find(|c| !c.contains('*')) {
             let resolved = Reason::from_wire_reported_by(info.wire, Some(controller)).unwrap();
             assert_eq!(resolved.as_str(), info.wire);
-            if Reason::all_with_wire(info.wire)
-                .iter()
-                .filter(|r| r.info().reported_by(controller))
-                .count()
-                == 1
-            {
+            if Reason::all_with_wire(info.wire).iter().filter(|r| r.info().reported_by(controller)).count() == 1 {
                 assert_eq!(resolved, *reason, "{} reported by {controller}", info.id);
             }
         }
@@ -243,19 +166,11 @@ fn every_wire_string_round_trips_through_parse_display_and_serde() {
 
 #[test]
 fn unknown_reasons_survive_byte_for_byte_and_never_equal_known_ones() {
-    for wire in [
-        "CheckpointSaved",
-        "failedscheduling",
-        "FailedScheduling ",
-        "",
-        "Ünïcödé/reason",
-        "OutOf",
-    ] {
+    for wire in ["CheckpointSaved", "failedscheduling", "FailedScheduling ", "", "Ünïcödé/reason", "OutOf"] {
         let name = ReasonName::parse(wire);
         assert!(!name.is_known(), "{wire:?} should be unknown");
         assert_eq!(name.as_str(), wire);
-        let back: ReasonName =
-            serde_json::from_str(&serde_json::to_string(&name).unwrap()).unwrap();
+        let back: ReasonName = serde_json::from_str(&serde_json::to_string(&name).unwrap()).unwrap();
         assert_eq!(back.as_str(), wire);
         assert!(wire.parse::<Reason>().is_err());
         for known in Reason::all() {
@@ -275,56 +190,22 @@ fn families_keep_the_full_wire_string() {
         assert_eq!(name.info().unwrap().source, Source::Kubelet);
         assert_eq!(serde_json::to_string(&name).unwrap(), format!("\"{wire}\""));
     }
-    assert_eq!(
-        ReasonName::parse("OutOfnvidia.com/gpu").family_member(),
-        Some("nvidia.com/gpu")
-    );
-    assert_eq!(
-        ReasonName::parse("EvictedDueToPreempted")
-            .info()
-            .unwrap()
-            .source,
-        Source::Kueue
-    );
+    assert_eq!(ReasonName::parse("OutOfnvidia.com/gpu").family_member(), Some("nvidia.com/gpu"));
+    assert_eq!(ReasonName::parse("EvictedDueToPreempted").info().unwrap().source, Source::Kueue);
 }
 
 #[test]
 fn the_reporting_controller_decides_between_shared_strings() {
-    let resolve = |wire, controller| {
-        ReasonName::resolve(wire, Some(controller))
-            .reason()
-            .unwrap()
-    };
-    assert_eq!(
-        resolve("FailedScheduling", "default-scheduler"),
-        Reason::from(SchedulerReason::FailedScheduling)
-    );
-    assert_eq!(
-        resolve("FailedScheduling", "karpenter"),
-        Reason::from(KarpenterReason::FailedScheduling)
-    );
+    let resolve = |wire, controller| ReasonName::resolve(wire, Some(controller)).reason().unwrap();
+    assert_eq!(resolve("FailedScheduling", "default-scheduler"), Reason::from(SchedulerReason::FailedScheduling));
+    assert_eq!(resolve("FailedScheduling", "karpenter"), Reason::from(KarpenterReason::FailedScheduling));
     // Unknown reporters (a secondary scheduler profile) fall back to the primary entry.
-    assert_eq!(
-        resolve("FailedScheduling", "tensor-fusion-scheduler"),
-        Reason::from(SchedulerReason::FailedScheduling)
-    );
+    assert_eq!(resolve("FailedScheduling", "tensor-fusion-scheduler"), Reason::from(SchedulerReason::FailedScheduling));
     // An exact reporter beats kube-scheduler's `*-scheduler` wildcard.
-    assert_eq!(
-        resolve("FailedScheduling", "vc-scheduler"),
-        Reason::from(VolcanoReason::FailedScheduling)
-    );
-    assert_eq!(
-        resolve("FailedScheduling", "hami-scheduler"),
-        Reason::from(SchedulerReason::FailedScheduling)
-    );
-    assert_eq!(
-        resolve("Preempted", "default-scheduler"),
-        Reason::from(SchedulerReason::Preempted)
-    );
-    assert_eq!(
-        resolve("Preempted", "kueue-admission"),
-        Reason::from(KueueReason::Preempted)
-    );
+    assert_eq!(resolve("FailedScheduling", "vc-scheduler"), Reason::from(VolcanoReason::FailedScheduling));
+    assert_eq!(resolve("FailedScheduling", "hami-scheduler"), Reason::from(SchedulerReason::FailedScheduling));
+    assert_eq!(resolve("Preempted", "default-scheduler"), Reason::from(SchedulerReason::Preempted));
+    assert_eq!(resolve("Preempted", "kueue-admission"), Reason::from(KueueReason::Preempted));
     assert_eq!(
         resolve("GangWaitingForMembers", "tensor-fusion-scheduler"),
         Reason::from(TensorFusionReason::GangWaitingForMembers)
@@ -333,60 +214,30 @@ fn the_reporting_controller_decides_between_shared_strings() {
         resolve("GangWaitingForMembers", "GangScheduler"),
         Reason::from(TensorFusionReason::GangManagerWaitingForMembers)
     );
-    assert_eq!(
-        resolve("GangScheduled", "GangScheduler"),
-        Reason::from(TensorFusionReason::GangManagerScheduled)
-    );
+    assert_eq!(resolve("GangScheduled", "GangScheduler"), Reason::from(TensorFusionReason::GangManagerScheduled));
     assert_eq!(
         resolve("GangSchedulingTimeout", "GangScheduler"),
         Reason::from(TensorFusionReason::GangManagerSchedulingTimeout)
     );
     // Same string, same reporter id set on both: both render the wire string unchanged.
-    assert_eq!(
-        ReasonName::resolve("GangScheduled", Some("GangScheduler")).as_str(),
-        "GangScheduled"
-    );
+    assert_eq!(ReasonName::resolve("GangScheduled", Some("GangScheduler")).as_str(), "GangScheduled");
 }
 
 #[test]
 fn reason_serde_and_schema_are_plain_strings_derived_from_the_tables() {
     let reason = Reason::from(TensorFusionReason::DriverProbeFailed);
-    assert_eq!(
-        serde_json::to_string(&reason).unwrap(),
-        "\"DriverProbeFailed\""
-    );
-    assert_eq!(
-        serde_json::from_str::<Reason>("\"DriverProbeFailed\"").unwrap(),
-        reason
-    );
+    assert_eq!(serde_json::to_string(&reason).unwrap(), "\"DriverProbeFailed\"");
+    assert_eq!(serde_json::from_str::<Reason>("\"DriverProbeFailed\"").unwrap(), reason);
     let err = serde_json::from_str::<Reason>("\"NoSuchReason\"").unwrap_err();
     assert!(err.to_string().contains("NoSuchReason"), "{err}");
 
     let schema = serde_json::to_value(schemars::schema_for!(ReasonName)).unwrap();
     assert_eq!(schema["type"], "string");
-    assert!(
-        schema.get("enum").is_none(),
-        "an enum would reject newer reasons"
-    );
-    let examples: Vec<&str> = schema["examples"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
-    let distinct: HashSet<&str> = Reason::all()
-        .iter()
-        .filter(|r| r.info().family_affixes().is_none())
-        .map(|r| r.as_str())
-        .collect();
-    assert_eq!(
-        examples.len(),
-        distinct.len(),
-        "every distinct wire string once"
-    );
+    assert!(schema.get("enum").is_none(), "an enum would reject newer reasons");
+    let examples: Vec<&str> = schema["examples"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    let distinct: HashSet<&str> =
+        Reason::all().iter().filter(|r| r.info().family_affixes().is_none()).map(|r| r.as_str()).collect();
+    assert_eq!(examples.len(), distinct.len(), "every distinct wire string once");
     assert!(examples.contains(&"GangWaitingForMembers"));
-    assert!(
-        !examples.contains(&"OutOf<resource>"),
-        "a family pattern is not a wire string"
-    );
+    assert!(!examples.contains(&"OutOf<resource>"), "a family pattern is not a wire string");
 }

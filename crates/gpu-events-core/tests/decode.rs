@@ -10,10 +10,7 @@ fn decode(input: &str) -> Vec<Result<EventRecord, DecodeError>> {
 }
 
 fn records(input: &str) -> Vec<EventRecord> {
-    decode(input)
-        .into_iter()
-        .map(|r| r.unwrap_or_else(|e| panic!("unexpected error: {e}")))
-        .collect()
+    decode(input).into_iter().map(|r| r.unwrap_or_else(|e| panic!("unexpected error: {e}"))).collect()
 }
 
 const CORE_EVENT: &str = r#"{
@@ -48,23 +45,14 @@ fn core_v1_event_keeps_the_stable_fields() {
     assert_eq!(record.regarding.kind.as_deref(), Some("Pod"));
     assert_eq!(record.regarding.name.as_deref(), Some("gpu-pod"));
     assert_eq!(record.regarding.uid.as_deref(), Some("p-1"));
-    assert_eq!(
-        record.regarding.field_path, None,
-        "empty strings become None"
-    );
+    assert_eq!(record.regarding.field_path, None, "empty strings become None");
     // source.component / source.host fill the reporting fields of core/v1 events.
     assert_eq!(record.reporting_controller.as_deref(), Some("kubelet"));
     assert_eq!(record.reporting_instance.as_deref(), Some("node6"));
     assert_eq!(record.count, 3);
     // The oldest of firstTimestamp and creationTimestamp; the newest of lastTimestamp.
-    assert_eq!(
-        record.first_timestamp.unwrap().to_rfc3339(),
-        "2026-11-30T05:57:19+00:00"
-    );
-    assert_eq!(
-        record.last_timestamp.unwrap().to_rfc3339(),
-        "2026-11-30T05:59:00+00:00"
-    );
+    assert_eq!(record.first_timestamp.unwrap().to_rfc3339(), "2026-11-30T05:57:19+00:00");
+    assert_eq!(record.last_timestamp.unwrap().to_rfc3339(), "2026-11-30T05:59:00+00:00");
     assert_eq!(record.event_name.as_deref(), Some("gpu-pod.17f0"));
     assert_eq!(record.event_namespace.as_deref(), Some("default"));
     assert_eq!(record.event_uid.as_deref(), Some("e-1"));
@@ -72,43 +60,22 @@ fn core_v1_event_keeps_the_stable_fields() {
     assert!(record.note.starts_with("Allocate failed due to rpc error"));
     assert!(record.flags.is_empty());
     // The kubelet admission grammar reads the note.
-    assert_eq!(
-        record.details.as_ref().map(|d| d.kind()),
-        Some("unexpectedAdmission")
-    );
+    assert_eq!(record.details.as_ref().map(|d| d.kind()), Some("unexpectedAdmission"));
 }
 
 #[test]
 fn events_k8s_io_event_uses_series_and_event_time() {
     let [record] = records(EVENTS_EVENT).try_into().unwrap();
     assert_eq!(record.count, 6, "series.count wins");
-    assert_eq!(
-        record.first_timestamp.unwrap().to_rfc3339(),
-        "2026-11-30T05:40:03+00:00"
-    );
-    assert_eq!(
-        record.last_timestamp.unwrap().to_rfc3339(),
-        "2026-11-30T05:46:10.500+00:00"
-    );
+    assert_eq!(record.first_timestamp.unwrap().to_rfc3339(), "2026-11-30T05:40:03+00:00");
+    assert_eq!(record.last_timestamp.unwrap().to_rfc3339(), "2026-11-30T05:46:10.500+00:00");
     assert_eq!(record.action.as_deref(), Some("Waiting"));
-    assert_eq!(
-        record.reporting_controller.as_deref(),
-        Some("GangScheduler")
-    );
-    assert_eq!(
-        record.reporting_instance.as_deref(),
-        Some("GangScheduler-op-0")
-    );
-    assert_eq!(
-        record.event_api_version.as_deref(),
-        Some("events.k8s.io/v1")
-    );
+    assert_eq!(record.reporting_controller.as_deref(), Some("GangScheduler"));
+    assert_eq!(record.reporting_instance.as_deref(), Some("GangScheduler-op-0"));
+    assert_eq!(record.event_api_version.as_deref(), Some("events.k8s.io/v1"));
     assert_eq!(record.source, Some(Source::TensorFusion));
     assert_eq!(record.group, Some(Group::Gang));
-    assert_eq!(
-        record.reason.info().unwrap().reporting_controllers,
-        ["GangScheduler"]
-    );
+    assert_eq!(record.reason.info().unwrap().reporting_controllers, ["GangScheduler"]);
 }
 
 #[test]
@@ -119,12 +86,8 @@ fn count_defaults_to_one_and_timestamps_come_from_event_time_alone() {
     let [record] = records(input).try_into().unwrap();
     assert_eq!(record.count, 1);
     assert_eq!(record.first_timestamp, record.last_timestamp);
-    assert_eq!(
-        record.last_timestamp.unwrap().timestamp_subsec_micros(),
-        250_000
-    );
-    let core =
-        r#"{"apiVersion":"v1","kind":"Event","reason":"Pulled","count":0,"involvedObject":{}}"#;
+    assert_eq!(record.last_timestamp.unwrap().timestamp_subsec_micros(), 250_000);
+    let core = r#"{"apiVersion":"v1","kind":"Event","reason":"Pulled","count":0,"involvedObject":{}}"#;
     let [record] = records(core).try_into().unwrap();
     assert_eq!(record.count, 1, "count 0 still means one occurrence");
     assert_eq!(record.first_timestamp, None);
@@ -138,10 +101,7 @@ fn reporting_fields_win_over_source_on_core_v1() {
     let [record] = records(input).try_into().unwrap();
     assert_eq!(record.reporting_controller.as_deref(), Some("karpenter"));
     assert_eq!(record.reporting_instance.as_deref(), Some("karpenter-0"));
-    assert_eq!(
-        record.reason,
-        Reason::from(KarpenterReason::FailedScheduling)
-    );
+    assert_eq!(record.reason, Reason::from(KarpenterReason::FailedScheduling));
 }
 
 #[test]
@@ -166,10 +126,7 @@ fn event_list_items_inherit_the_api_of_the_list() {
         {"reason":"Nominated","type":"Normal","reportingController":"karpenter","regarding":{"kind":"Pod","name":"p"},
          "note":"Pod should schedule on: nodeclaim/gpu-ljvhl"}]}"#;
     let [record] = records(input).try_into().unwrap();
-    assert_eq!(
-        record.event_api_version.as_deref(),
-        Some("events.k8s.io/v1")
-    );
+    assert_eq!(record.event_api_version.as_deref(), Some("events.k8s.io/v1"));
     assert_eq!(record.note, "Pod should schedule on: nodeclaim/gpu-ljvhl");
     assert_eq!(record.source, Some(Source::Karpenter));
 }
@@ -178,10 +135,7 @@ fn event_list_items_inherit_the_api_of_the_list() {
 fn multi_document_yaml_and_json_streams_and_watch_envelopes() {
     let yaml = "apiVersion: v1\nkind: Event\nreason: Pulled\ntype: Normal\ninvolvedObject: {kind: Pod, name: a}\n---\n\
                 apiVersion: v1\nkind: Event\nreason: Created\ntype: Normal\ninvolvedObject: {kind: Pod, name: b}\n---\n";
-    let names: Vec<_> = records(yaml)
-        .into_iter()
-        .map(|r| r.regarding.name.unwrap())
-        .collect();
+    let names: Vec<_> = records(yaml).into_iter().map(|r| r.regarding.name.unwrap()).collect();
     assert_eq!(names, ["a", "b"]);
 
     let stream = format!(
@@ -215,15 +169,9 @@ fn type_mismatch_is_flagged() {
     let input = r#"{"apiVersion":"v1","kind":"Event","reason":"FailedScheduling","type":"Normal",
         "source":{"component":"default-scheduler"},"involvedObject":{"kind":"Pod","name":"p"}}"#;
     let [record] = records(input).try_into().unwrap();
-    assert_eq!(
-        record.reason,
-        Reason::from(SchedulerReason::FailedScheduling)
-    );
+    assert_eq!(record.reason, Reason::from(SchedulerReason::FailedScheduling));
     assert_eq!(record.flags, [Flag::TypeMismatch]);
-    assert_eq!(
-        serde_json::to_value(&record).unwrap()["flags"],
-        serde_json::json!(["typeMismatch"])
-    );
+    assert_eq!(serde_json::to_value(&record).unwrap()["flags"], serde_json::json!(["typeMismatch"]));
     let good = input.replace("\"Normal\"", "\"Warning\"");
     assert!(records(&good)[0].flags.is_empty());
 }
@@ -234,10 +182,7 @@ fn combined_from_similar_events_prefix_is_removed_and_flagged() {
         "involvedObject":{"kind":"Pod","name":"cuda-vectoradd-kata"},
         "message":"(combined from similar events): Failed to create pod sandbox: rpc error: code = Unknown desc = x"}"#;
     let [record] = records(input).try_into().unwrap();
-    assert_eq!(
-        record.note,
-        "Failed to create pod sandbox: rpc error: code = Unknown desc = x"
-    );
+    assert_eq!(record.note, "Failed to create pod sandbox: rpc error: code = Unknown desc = x");
     assert!(record.has_flag(Flag::CombinedFromSimilarEvents));
 }
 
@@ -254,51 +199,23 @@ fn a_bad_item_is_reported_and_the_others_go_on() {
     let results = decode(&input);
     assert_eq!(results.len(), 6);
     assert!(results[0].is_ok() && results[5].is_ok());
-    let messages: Vec<String> = results[1..5]
-        .iter()
-        .map(|r| r.as_ref().unwrap_err().to_string())
-        .collect();
-    assert!(
-        messages[0].starts_with("document 1, items[1] (name \"bad.1\"): count:"),
-        "{}",
-        messages[0]
-    );
+    let messages: Vec<String> = results[1..5].iter().map(|r| r.as_ref().unwrap_err().to_string()).collect();
+    assert!(messages[0].starts_with("document 1, items[1] (name \"bad.1\"): count:"), "{}", messages[0]);
     assert!(messages[0].contains("expected i32"), "{}", messages[0]);
-    assert!(
-        messages[1].contains("kind \"Pod\" is not an Event"),
-        "{}",
-        messages[1]
-    );
-    assert!(
-        messages[2].contains("items[3]") && messages[2].contains("found a number"),
-        "{}",
-        messages[2]
-    );
-    assert!(
-        messages[3].contains("apiVersion \"apps/v1\""),
-        "{}",
-        messages[3]
-    );
-    assert!(
-        results[1..5]
-            .iter()
-            .all(|r| !r.as_ref().unwrap_err().is_fatal())
-    );
+    assert!(messages[1].contains("kind \"Pod\" is not an Event"), "{}", messages[1]);
+    assert!(messages[2].contains("items[3]") && messages[2].contains("found a number"), "{}", messages[2]);
+    assert!(messages[3].contains("apiVersion \"apps/v1\""), "{}", messages[3]);
+    assert!(results[1..5].iter().all(|r| !r.as_ref().unwrap_err().is_fatal()));
 }
 
 #[test]
 fn malformed_json_reports_line_and_column_and_stops() {
-    let input =
-        format!("{CORE_EVENT}\n{{\"apiVersion\": \"v1\",\n  \"kind\": Event}}\n{CORE_EVENT}");
+    let input = format!("{CORE_EVENT}\n{{\"apiVersion\": \"v1\",\n  \"kind\": Event}}\n{CORE_EVENT}");
     let results = decode(&input);
     assert_eq!(results.len(), 2, "the error ends decoding");
     assert!(results[0].is_ok());
     match results[1].as_ref().unwrap_err() {
-        DecodeError::Json {
-            line,
-            column,
-            message,
-        } => {
+        DecodeError::Json { line, column, message } => {
             assert_eq!((*line, *column), (11, 11), "the `E` of `Event` on line 11");
             assert!(message.contains("expected value"), "{message}");
         }
@@ -307,10 +224,7 @@ fn malformed_json_reports_line_and_column_and_stops() {
     let truncated = &CORE_EVENT[..CORE_EVENT.len() / 2];
     let err = decode(truncated).pop().unwrap().unwrap_err();
     assert!(err.is_fatal());
-    assert!(
-        err.to_string().starts_with("malformed JSON at line "),
-        "{err}"
-    );
+    assert!(err.to_string().starts_with("malformed JSON at line "), "{err}");
 }
 
 #[test]
@@ -328,17 +242,11 @@ fn malformed_yaml_reports_line_and_column() {
 
 #[test]
 fn invalid_utf8_and_empty_input() {
-    let err = Decoder::from_slice(b"reason: \xff\xfe")
-        .next()
-        .unwrap()
-        .unwrap_err();
+    let err = Decoder::from_slice(b"reason: \xff\xfe").next().unwrap().unwrap_err();
     assert!(matches!(err, DecodeError::NotUtf8(_)), "{err}");
     assert!(Decoder::from_str("  \n\t ").next().is_none());
     assert_eq!(Decoder::from_str("").format(), Format::Empty);
-    let json_bad_utf8 = Decoder::from_slice(b"{\"reason\": \"\xff\"}")
-        .next()
-        .unwrap()
-        .unwrap_err();
+    let json_bad_utf8 = Decoder::from_slice(b"{\"reason\": \"\xff\"}").next().unwrap().unwrap_err();
     assert!(json_bad_utf8.is_fatal(), "{json_bad_utf8}");
 }
 
@@ -348,19 +256,13 @@ fn a_document_that_is_not_an_event_is_an_item_error() {
     assert_eq!(results.len(), 1);
     let err = results[0].as_ref().unwrap_err();
     assert!(!err.is_fatal());
-    assert!(
-        err.to_string()
-            .contains("expected an Event object, found a string"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("expected an Event object, found a string"), "{err}");
 }
 
 #[test]
 fn the_reader_api_reads_the_same_as_the_str_api() {
     let json = format!("{CORE_EVENT}{EVENTS_EVENT}");
-    let from_reader: Vec<_> = Decoder::from_reader(json.as_bytes())
-        .map(Result::unwrap)
-        .collect();
+    let from_reader: Vec<_> = Decoder::from_reader(json.as_bytes()).map(Result::unwrap).collect();
     assert_eq!(from_reader, records(&json));
 }
 
@@ -376,10 +278,7 @@ fn objects_that_are_not_events_are_reported_not_invented() {
 fn the_api_version_is_kept_as_received_and_deleted_watch_events_are_flagged() {
     let beta = EVENTS_EVENT.replace("events.k8s.io/v1", "events.k8s.io/v1beta1");
     let [record] = records(&beta).try_into().unwrap();
-    assert_eq!(
-        record.event_api_version.as_deref(),
-        Some("events.k8s.io/v1beta1")
-    );
+    assert_eq!(record.event_api_version.as_deref(), Some("events.k8s.io/v1beta1"));
     assert_eq!(record.count, 6);
     let deleted = format!(r#"{{"type":"DELETED","object":{CORE_EVENT}}}"#);
     let [record] = records(&deleted).try_into().unwrap();
@@ -399,18 +298,9 @@ fn shared_reason_strings_use_the_object_kind_and_type_when_the_reporter_does_not
 #[test]
 fn records_written_as_json_lines_read_back_unchanged() {
     let originals = records(&format!("{CORE_EVENT}{EVENTS_EVENT}"));
-    let lines: String = originals
-        .iter()
-        .map(|r| serde_json::to_string(r).unwrap() + "\n")
-        .collect();
-    assert!(
-        lines.contains("\"lastTimestamp\":\"2026-11-30T05:46:10.500000Z\""),
-        "{lines}"
-    );
-    assert!(
-        lines.contains("\"firstTimestamp\":\"2026-11-30T05:57:19.000000Z\""),
-        "{lines}"
-    );
+    let lines: String = originals.iter().map(|r| serde_json::to_string(r).unwrap() + "\n").collect();
+    assert!(lines.contains("\"lastTimestamp\":\"2026-11-30T05:46:10.500000Z\""), "{lines}");
+    assert!(lines.contains("\"firstTimestamp\":\"2026-11-30T05:57:19.000000Z\""), "{lines}");
     assert_eq!(records(&lines), originals);
 }
 
@@ -430,19 +320,15 @@ fn a_list_is_streamed_item_by_item_so_a_cut_keeps_what_came_before() {
 #[test]
 fn a_syntax_error_inside_one_item_spares_the_others() {
     let bad = CORE_EVENT.replace(r#""count": 3"#, r#""count": three"#);
-    let list = format!(
-        "{{\"apiVersion\":\"v1\",\"items\":[\n{CORE_EVENT},\n{bad},\n{EVENTS_EVENT}],\"kind\":\"List\"}}"
-    );
+    let list =
+        format!("{{\"apiVersion\":\"v1\",\"items\":[\n{CORE_EVENT},\n{bad},\n{EVENTS_EVENT}],\"kind\":\"List\"}}");
     let results = decode(&list);
     assert_eq!(results.len(), 3);
     assert!(results[0].is_ok() && results[2].is_ok());
     let err = results[1].as_ref().unwrap_err();
     assert!(!err.is_fatal());
     // The bad item starts on line 11; `count` is on its 8th line.
-    assert!(
-        err.to_string().contains("malformed JSON at line 18"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("malformed JSON at line 18"), "{err}");
 }
 
 #[test]
@@ -455,20 +341,14 @@ fn an_oversized_item_is_skipped_and_reported() {
     let results = decode(&list);
     assert_eq!(results.len(), 2);
     let err = results[0].as_ref().unwrap_err();
-    assert!(
-        !err.is_fatal() && err.to_string().contains("larger than"),
-        "{err}"
-    );
+    assert!(!err.is_fatal() && err.to_string().contains("larger than"), "{err}");
     assert!(results[1].is_ok());
 }
 
 #[test]
 fn many_items_stream_through() {
     let items: Vec<&str> = std::iter::repeat_n(EVENTS_EVENT, 5000).collect();
-    let list = format!(
-        r#"{{"apiVersion":"v1","items":[{}],"kind":"List"}}"#,
-        items.join(",")
-    );
+    let list = format!(r#"{{"apiVersion":"v1","items":[{}],"kind":"List"}}"#, items.join(","));
     let mut count = 0;
     for record in Decoder::from_reader(list.as_bytes()) {
         assert_eq!(record.unwrap().count, 6);

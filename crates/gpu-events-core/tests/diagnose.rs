@@ -6,10 +6,7 @@ use gpu_events_core::diagnose::{Cause, Confidence, Phase, diagnose};
 
 fn records(text: &str) -> Vec<EventRecord> {
     let now = "2026-11-30T06:00:00Z".parse().unwrap();
-    Decoder::from_str(text)
-        .reference_time(now)
-        .map(|r| r.unwrap())
-        .collect()
+    Decoder::from_str(text).reference_time(now).map(|r| r.unwrap()).collect()
 }
 
 fn case(text: &str) -> &str {
@@ -27,16 +24,11 @@ fn single(text: &str) -> (Phase, Cause, Confidence) {
 
 #[test]
 fn insufficient_gpu_from_the_fit_error() {
-    let (phase, cause, confidence) = single(case(include_str!(
-        "../../../tests/fixtures/cases/001-insufficient-gpu-node-unschedulable.txt"
-    )));
-    assert_eq!(
-        (phase, cause, confidence),
-        (Phase::Pending, Cause::InsufficientGpu, Confidence::High)
-    );
-    let (_, cause, _) = single(case(include_str!(
-        "../../../tests/fixtures/cases/017-k3s-amd-gpu-preemption-double-period.txt"
-    )));
+    let (phase, cause, confidence) =
+        single(case(include_str!("../../../tests/fixtures/cases/001-insufficient-gpu-node-unschedulable.txt")));
+    assert_eq!((phase, cause, confidence), (Phase::Pending, Cause::InsufficientGpu, Confidence::High));
+    let (_, cause, _) =
+        single(case(include_str!("../../../tests/fixtures/cases/017-k3s-amd-gpu-preemption-double-period.txt")));
     assert_eq!(cause, Cause::InsufficientGpu, "amd.com/gpu is a GPU too");
 }
 
@@ -53,28 +45,19 @@ fn runtime_chains_name_the_runtime_cause() {
     let diagnoses = diagnose(&records(case(include_str!(
         "../../../tests/fixtures/cases/011-gpu-operator-must-gather-get-events.txt"
     ))));
-    let sandbox: Vec<_> = diagnoses
-        .iter()
-        .filter(|d| d.cause == Cause::NvidiaRuntimeMissing)
-        .collect();
+    let sandbox: Vec<_> = diagnoses.iter().filter(|d| d.cause == Cause::NvidiaRuntimeMissing).collect();
     assert_eq!(sandbox.len(), 4, "{diagnoses:#?}");
     assert!(sandbox.iter().all(|d| d.phase == Phase::ContainerCreating));
-    let (phase, cause, _) = single(case(include_str!(
-        "../../../tests/fixtures/cases/007-dra-cdi-unresolvable-k8s-gpu.txt"
-    )));
-    assert_eq!(
-        (phase, cause),
-        (Phase::ContainerCreating, Cause::CdiDeviceUnresolvable)
-    );
+    let (phase, cause, _) =
+        single(case(include_str!("../../../tests/fixtures/cases/007-dra-cdi-unresolvable-k8s-gpu.txt")));
+    assert_eq!((phase, cause), (Phase::ContainerCreating, Cause::CdiDeviceUnresolvable));
 }
 
 #[test]
 fn admission_failures_are_the_device_plugin() {
     for text in [
         include_str!("../../../tests/fixtures/cases/005-hami-unexpectedadmission-eof.txt"),
-        include_str!(
-            "../../../tests/fixtures/cases/051-gke-node-reboot-unhealthy-devices-redacted.txt"
-        ),
+        include_str!("../../../tests/fixtures/cases/051-gke-node-reboot-unhealthy-devices-redacted.txt"),
     ] {
         assert_eq!(single(case(text)).0, Phase::Failed);
         assert_eq!(single(case(text)).1, Cause::DevicePluginUnavailable);
@@ -84,44 +67,25 @@ fn admission_failures_are_the_device_plugin() {
 #[test]
 fn the_latest_events_weigh_most() {
     // Karpenter nominated a node after the scheduler said no: the Pod waits for the new node.
-    let (phase, cause, _) = single(case(include_str!(
-        "../../../tests/fixtures/cases/015-eks-karpenter-nominated-multi-insufficient.txt"
-    )));
+    let (phase, cause, _) =
+        single(case(include_str!("../../../tests/fixtures/cases/015-eks-karpenter-nominated-multi-insufficient.txt")));
     assert_eq!(phase, Phase::Running, "the Pod started in the end");
     assert_eq!(cause, Cause::NodeExpansionPending, "the newest cause");
     let text = "  Warning  FailedScheduling  10m  default-scheduler  0/3 nodes are available: 3 Insufficient nvidia.com/gpu.\n  Normal   Nominated         5m   karpenter          Pod should schedule on: nodeclaim/gpu-x\n";
-    assert_eq!(
-        single(text),
-        (
-            Phase::Pending,
-            Cause::NodeExpansionPending,
-            Confidence::High
-        )
-    );
+    assert_eq!(single(text), (Phase::Pending, Cause::NodeExpansionPending, Confidence::High));
 }
 
 #[test]
 fn the_bundled_sample_gets_a_diagnosis_per_stuck_pod() {
     let sample = include_str!("../../gpu-events-cli/sample/events.yaml");
     let diagnoses = diagnose(&records(sample));
-    let find = |name: &str| {
-        diagnoses
-            .iter()
-            .find(|d| d.object.name.as_deref() == Some(name))
-            .unwrap()
-    };
+    let find = |name: &str| diagnoses.iter().find(|d| d.object.name.as_deref() == Some(name)).unwrap();
     // The default-scheduler FitError (06:03) is newer than the TensorFusion quota error (05:52).
     assert_eq!(find("llama-train-3").cause, Cause::InsufficientGpu);
     assert_eq!(find("llama-train-3").confidence, Confidence::High);
 
-    assert_eq!(
-        find("nvidia-dcgm-exporter-qd6vj").cause,
-        Cause::NvidiaRuntimeMissing
-    );
-    assert_eq!(
-        find("nvidia-example-workload").cause,
-        Cause::CdiDeviceUnresolvable
-    );
+    assert_eq!(find("nvidia-dcgm-exporter-qd6vj").cause, Cause::NvidiaRuntimeMissing);
+    assert_eq!(find("nvidia-example-workload").cause, Cause::CdiDeviceUnresolvable);
     assert_eq!(find("gpu-pod").cause, Cause::DevicePluginUnavailable);
     assert_eq!(find("llama-infer-6b7d9").cause, Cause::CrashLoop);
     assert_eq!(find("llama-infer-6b7d9").phase, Phase::CrashLoopBackOff);
@@ -129,12 +93,7 @@ fn the_bundled_sample_gets_a_diagnosis_per_stuck_pod() {
     assert_eq!(find("node-c").cause, Cause::HostOom);
     assert_eq!(find("llama-train-0").cause, Cause::GangWaiting);
     let steps = &find("gpu-pod").next_steps;
-    assert!(
-        steps
-            .iter()
-            .any(|s| s.contains("-n default") && s.contains("gpu-pod")),
-        "{steps:?}"
-    );
+    assert!(steps.iter().any(|s| s.contains("-n default") && s.contains("gpu-pod")), "{steps:?}");
     let json = serde_json::to_value(find("gpu-pod")).unwrap();
     assert_eq!(json["cause"], "device-plugin-unavailable");
     assert_eq!(json["object"]["kind"], "Pod");
@@ -145,12 +104,28 @@ fn the_bundled_sample_gets_a_diagnosis_per_stuck_pod() {
 fn every_cause_id_is_kebab_case_and_has_next_steps() {
     for cause in Cause::ALL {
         let id = cause.id();
-        assert!(
-            id.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
-            "{id}"
-        );
+        assert!(id.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "{id}");
         assert_eq!(serde_json::to_value(cause).unwrap(), id);
         assert!(!cause.step_templates().is_empty() && !cause.summary().is_empty());
     }
     assert_eq!(Cause::ALL.len(), 25);
+}
+
+#[test]
+fn the_summary_counts_reasons_and_diagnosed_causes() {
+    use gpu_events_core::diagnose::Summary;
+    let records = records(include_str!("../../gpu-events-cli/sample/events.yaml"));
+    let mut summary = Summary::default();
+    for record in &records {
+        summary.add(record);
+    }
+    let report = summary.finish();
+    assert_eq!(report.records, records.len() as u64);
+    assert_eq!(report.by_reason["FailedScheduling"], 3);
+    assert_eq!(report.by_reason["GangWaitingForMembers"], 2);
+    let diagnosed = diagnose(&records);
+    assert_eq!(report.by_cause.values().sum::<u64>(), diagnosed.len() as u64);
+    assert_eq!(report.by_cause["nvidia-runtime-missing"], 1);
+    let json = serde_json::to_value(&report).unwrap();
+    assert!(json["byReason"].is_object() && json["byCause"].is_object() && json["records"].is_u64());
 }

@@ -16,25 +16,16 @@ use serde_json::{Value, json};
 
 /// The grammar of a TensorFusion catalogue row.
 fn grammar(reason: R) -> &'static Grammar {
-    Reason::TensorFusion(reason)
-        .info()
-        .grammar
-        .unwrap_or_else(|| panic!("{reason:?} has no grammar"))
+    Reason::TensorFusion(reason).info().grammar.unwrap_or_else(|| panic!("{reason:?} has no grammar"))
 }
 
 /// Parse `note` with the row's grammar, check it is recognized, renders back byte for byte and
 /// goes through JSON; return the details.
 fn parse_ok(reason: R, action: Option<&str>, note: &str) -> TensorFusionDetails {
     let details = grammar(reason).parse(&Note::new(note).with_action(action));
-    let Details::TensorFusion(tf) = &details else {
-        panic!("{reason:?}: not recognized: {note:?}")
-    };
+    let Details::TensorFusion(tf) = &details else { panic!("{reason:?}: not recognized: {note:?}") };
     assert_eq!(details.render().as_deref(), Some(note), "{reason:?}");
-    assert!(
-        grammar(reason).kinds.contains(&tf.kind()),
-        "{reason:?} {}",
-        tf.kind()
-    );
+    assert!(grammar(reason).kinds.contains(&tf.kind()), "{reason:?} {}", tf.kind());
     let json = serde_json::to_value(&details).unwrap();
     assert_eq!(json["kind"], tf.kind());
     let back: Details = serde_json::from_value(json).unwrap();
@@ -94,17 +85,10 @@ fn tf_rows() -> impl Iterator<Item = R> {
 #[test]
 fn every_tensorfusion_row_with_a_verb_has_a_grammar() {
     let mut with_grammar = 0;
-    for reason in Reason::all()
-        .iter()
-        .filter(|r| r.info().source == Source::TensorFusion)
-    {
+    for reason in Reason::all().iter().filter(|r| r.info().source == Source::TensorFusion) {
         let info = reason.info();
         if info.note_formats.iter().any(|f| f.contains('%')) {
-            assert!(
-                info.grammar.is_some(),
-                "{} has verbs but no grammar",
-                info.id
-            );
+            assert!(info.grammar.is_some(), "{} has verbs but no grammar", info.id);
         }
         if let Some(grammar) = info.grammar {
             with_grammar += 1;
@@ -136,13 +120,7 @@ fn json_schema_names_every_kind() {
         assert!(schema.contains(&format!("\"{kind}\"")), "{kind}");
     }
     // Fields of nested data enums are camelCase too.
-    for field in [
-        "budgetTargets",
-        "topRejects",
-        "usagePercent",
-        "disruptionsAllowed",
-        "resourceVersion",
-    ] {
+    for field in ["budgetTargets", "topRejects", "usagePercent", "disruptionsAllowed", "resourceVersion"] {
         assert!(schema.contains(field), "{field}");
     }
     assert!(!schema.contains("budget_targets"));
@@ -151,13 +129,7 @@ fn json_schema_names_every_kind() {
 // ----- reference examples -----------------------------------------------------------------------
 
 /// One reference example: reason row, action, note, kind, and `(JSON pointer, value)` checks.
-type Example = (
-    R,
-    Option<&'static str>,
-    &'static str,
-    &'static str,
-    Vec<(&'static str, Value)>,
-);
+type Example = (R, Option<&'static str>, &'static str, &'static str, Vec<(&'static str, Value)>);
 
 /// The examples of tensorfusion-events.md (§2–§4, §8, §12).
 fn reference_examples() -> Vec<Example> {
@@ -239,13 +211,7 @@ fn reference_examples() -> Vec<Example> {
             Some("GPU allocation commit failed"),
             "Commit failed for pod llama-0 after retries: pod 5f0c…-uid has no assumed allocation to commit",
             "commitFailed",
-            vec![
-                ("/pod", json!("llama-0")),
-                (
-                    "/error",
-                    json!("pod 5f0c…-uid has no assumed allocation to commit"),
-                ),
-            ],
+            vec![("/pod", json!("llama-0")), ("/error", json!("pod 5f0c…-uid has no assumed allocation to commit"))],
         ),
         (
             R::ContainerGPUAllocationFailed,
@@ -263,10 +229,7 @@ fn reference_examples() -> Vec<Example> {
             Some("Attach GPU device ID info failed"),
             "Can not add GPU device IDs: gpu-3f2a1b4c-5d6e-7f80-9a1b-2c3d4e5f6a7b",
             "gpuDeviceAllocatedFailed",
-            vec![(
-                "/gpuIds",
-                json!(["gpu-3f2a1b4c-5d6e-7f80-9a1b-2c3d4e5f6a7b"]),
-            )],
+            vec![("/gpuIds", json!(["gpu-3f2a1b4c-5d6e-7f80-9a1b-2c3d4e5f6a7b"]))],
         ),
         (
             R::GPUDeviceAllocated,
@@ -295,11 +258,7 @@ fn reference_examples() -> Vec<Example> {
             Some("Timeout"),
             "Pod group ml/llama-train timed out with 3/4 members ready",
             "podGroupTimedOut",
-            vec![
-                ("/group/key", json!("ml/llama-train")),
-                ("/ready", json!(3)),
-                ("/required", json!(4)),
-            ],
+            vec![("/group/key", json!("ml/llama-train")), ("/ready", json!(3)), ("/required", json!(4))],
         ),
         (
             R::GangManagerScheduled,
@@ -322,31 +281,21 @@ fn reference_examples() -> Vec<Example> {
             Some("Scheduled"),
             "new node provisioned and pod scheduled successfully",
             "nodeExpansionCheck",
-            vec![
-                ("/outcome", json!("scheduled")),
-                ("/error", Value::Null),
-                ("/wording", json!("main")),
-            ],
+            vec![("/outcome", json!("scheduled")), ("/error", Value::Null), ("/wording", json!("main"))],
         ),
         (
             R::NodeExpansionCheck,
             Some("DelegateToKarpenter"),
             "can not schedule on any nodes even without GPU constraints, karpenter should take over expansion. error: scheduler framework not found",
             "nodeExpansionCheck",
-            vec![
-                ("/outcome", json!("delegateToKarpenter")),
-                ("/error", json!("scheduler framework not found")),
-            ],
+            vec![("/outcome", json!("delegateToKarpenter")), ("/error", json!("scheduler framework not found"))],
         ),
         (
             R::NodeExpansionCheck,
             Some("DelegateToKarpenter"),
             "can not schedule on any nodes even without GPU constraints, karpenter should take over expansion, 0 fit nodes",
             "nodeExpansionCheck",
-            vec![
-                ("/outcome", json!("delegateToKarpenter")),
-                ("/error", Value::Null),
-            ],
+            vec![("/outcome", json!("delegateToKarpenter")), ("/error", Value::Null)],
         ),
         (
             R::NodeExpansionCheck,
@@ -367,10 +316,7 @@ fn reference_examples() -> Vec<Example> {
             Some("Schedulable"),
             "fit GPU resources, pod should be scheduled now or a while later on existing/provisioning nodes",
             "nodeExpansionCheck",
-            vec![
-                ("/outcome", json!("schedulable")),
-                ("/wording", json!("main")),
-            ],
+            vec![("/outcome", json!("schedulable")), ("/wording", json!("main"))],
         ),
         (
             R::NodeExpansionCheck,
@@ -391,20 +337,14 @@ fn reference_examples() -> Vec<Example> {
             Some("Failed"),
             "failed to satisfy the pending pod, no potential GPU nodes can fit",
             "nodeExpansionFailed",
-            vec![
-                ("/failure", json!("noFittingNodeType")),
-                ("/error", Value::Null),
-            ],
+            vec![("/failure", json!("noFittingNodeType")), ("/error", Value::Null)],
         ),
         (
             R::NodeExpansionFailed,
             Some("CreateFailed"),
             "failed to create new GPUNodeClaim: admission webhook denied",
             "nodeExpansionFailed",
-            vec![
-                ("/failure", json!("createGpuNodeClaim")),
-                ("/error", json!("admission webhook denied")),
-            ],
+            vec![("/failure", json!("createGpuNodeClaim")), ("/error", json!("admission webhook denied"))],
         ),
         (
             R::NodeExpansionFailed,
@@ -418,10 +358,7 @@ fn reference_examples() -> Vec<Example> {
             Some("Created"),
             "created new NodeClaim for node expansion: tensor-fusion-x8k2mq9vbt",
             "nodeExpansionCompleted",
-            vec![
-                ("/claim", json!("nodeClaim")),
-                ("/name", json!("tensor-fusion-x8k2mq9vbt")),
-            ],
+            vec![("/claim", json!("nodeClaim")), ("/name", json!("tensor-fusion-x8k2mq9vbt"))],
         ),
         (
             R::NodeExpansionCompleted,
@@ -462,10 +399,7 @@ fn reference_examples() -> Vec<Example> {
             None,
             "fit GPU resources, pod should be scheduled now or whiles later on existing/provisioning nodes",
             "nodeExpansionCheck",
-            vec![
-                ("/outcome", json!("schedulable")),
-                ("/wording", json!("v1")),
-            ],
+            vec![("/outcome", json!("schedulable")), ("/wording", json!("v1"))],
         ),
         // §3 GPUPool
         (
@@ -473,10 +407,7 @@ fn reference_examples() -> Vec<Example> {
             Some("Created"),
             "Created node: i-0a1b2c3d4e5f67890, IP: 10.0.12.34",
             "nodeCreated",
-            vec![
-                ("/instanceId", json!("i-0a1b2c3d4e5f67890")),
-                ("/ip", json!("10.0.12.34")),
-            ],
+            vec![("/instanceId", json!("i-0a1b2c3d4e5f67890")), ("/ip", json!("10.0.12.34"))],
         ),
         (
             R::Compaction,
@@ -510,10 +441,7 @@ fn reference_examples() -> Vec<Example> {
             Some("DefragStarted"),
             "defrag step started at 2026-08-20T03:00:00Z",
             "defragStarted",
-            vec![
-                ("/startedAt", json!("2026-08-20T03:00:00Z")),
-                ("/time", json!("2026-08-20T03:00:00Z")),
-            ],
+            vec![("/startedAt", json!("2026-08-20T03:00:00Z")), ("/time", json!("2026-08-20T03:00:00Z"))],
         ),
         (
             R::DefragFinished,
@@ -537,22 +465,14 @@ fn reference_examples() -> Vec<Example> {
             Some("DefragSkipMissingPDB"),
             "node gpu-node-3 skipped from defrag: pod ml/llama-0 has no PodDisruptionBudget covering it; please add a PDB to enable safe defrag",
             "defragSkipMissingPdb",
-            vec![
-                ("/node", json!("gpu-node-3")),
-                ("/namespace", json!("ml")),
-                ("/pod", json!("llama-0")),
-            ],
+            vec![("/node", json!("gpu-node-3")), ("/namespace", json!("ml")), ("/pod", json!("llama-0"))],
         ),
         (
             R::DefragAbortNode,
             Some("DefragAbortNode"),
             "node gpu-node-3: eviction aborted",
             "defragAbortNode",
-            vec![
-                ("/form", json!("evictionAborted")),
-                ("/node", json!("gpu-node-3")),
-                ("/error", Value::Null),
-            ],
+            vec![("/form", json!("evictionAborted")), ("/node", json!("gpu-node-3")), ("/error", Value::Null)],
         ),
         (
             R::DefragSkipUnschedulable,
@@ -568,14 +488,8 @@ fn reference_examples() -> Vec<Example> {
                 ("/placement/budgetTargets", json!(2)),
                 ("/placement/topRejects/0/target", json!("gpu-node-1")),
                 ("/placement/topRejects/0/stage", json!("monotonicity")),
-                (
-                    "/placement/topRejects/0/reason",
-                    json!("targetUtil=0.25 sourceUtil=0.50"),
-                ),
-                (
-                    "/placement/budget/0",
-                    json!({"node": "gpu-node-1", "t": 8, "u": 2, "f": 6, "d": 0}),
-                ),
+                ("/placement/topRejects/0/reason", json!("targetUtil=0.25 sourceUtil=0.50")),
+                ("/placement/budget/0", json!({"node": "gpu-node-1", "t": 8, "u": 2, "f": 6, "d": 0})),
                 ("/placement/truncated", json!(false)),
             ],
         ),
@@ -599,10 +513,7 @@ fn reference_examples() -> Vec<Example> {
                 ("/namespace", json!("ml")),
                 ("/pod", json!("llama-0")),
                 ("/node", json!("gpu-node-3")),
-                (
-                    "/error",
-                    json!("Cannot evict pod as it would violate the pod's disruption budget."),
-                ),
+                ("/error", json!("Cannot evict pod as it would violate the pod's disruption budget.")),
             ],
         ),
         (
@@ -610,11 +521,7 @@ fn reference_examples() -> Vec<Example> {
             Some("DefragPodEvicted"),
             "evicted pod ml/llama-0 on node gpu-node-3 for defrag",
             "defragPodEvicted",
-            vec![
-                ("/namespace", json!("ml")),
-                ("/pod", json!("llama-0")),
-                ("/node", json!("gpu-node-3")),
-            ],
+            vec![("/namespace", json!("ml")), ("/pod", json!("llama-0")), ("/node", json!("gpu-node-3"))],
         ),
         (
             R::DefragNodeEvictSkip,
@@ -663,10 +570,7 @@ fn reference_examples() -> Vec<Example> {
             "Connection URL: native+10.244.3.17+8000+llama-tf-worker-x7k2p-1843392",
             "connectionReady",
             vec![
-                (
-                    "/url",
-                    json!("native+10.244.3.17+8000+llama-tf-worker-x7k2p-1843392"),
-                ),
+                ("/url", json!("native+10.244.3.17+8000+llama-tf-worker-x7k2p-1843392")),
                 (
                     "/parts",
                     json!({"scheme": "native", "ip": "10.244.3.17", "port": 8000,
@@ -692,10 +596,7 @@ fn reference_examples() -> Vec<Example> {
             Some("Scaled"),
             "Resources scaled down: Compute 20->10, VRAM 8Gi->6Gi",
             "resourceScaled",
-            vec![
-                ("/direction", json!("down")),
-                ("/vramTo/value", json!(6.0 * 1024f64.powi(3))),
-            ],
+            vec![("/direction", json!("down")), ("/vramTo/value", json!(6.0 * 1024f64.powi(3)))],
         ),
         // §12 retired reasons
         (
@@ -703,10 +604,7 @@ fn reference_examples() -> Vec<Example> {
             None,
             "Created node: i-0a1b2c3d4e5f67890, IP: ",
             "nodeCreated",
-            vec![
-                ("/instanceId", json!("i-0a1b2c3d4e5f67890")),
-                ("/ip", Value::Null),
-            ],
+            vec![("/instanceId", json!("i-0a1b2c3d4e5f67890")), ("/ip", Value::Null)],
         ),
         (
             R::OrphanedNode,
@@ -727,10 +625,7 @@ fn reference_examples() -> Vec<Example> {
             None,
             "GPUNode \"gpu-node-1\" provisioner not found, current Kubernetes node \"node-a\"",
             "nodeProvisionerNotFound",
-            vec![
-                ("/gpuNode", json!("gpu-node-1")),
-                ("/node", json!("node-a")),
-            ],
+            vec![("/gpuNode", json!("gpu-node-1")), ("/node", json!("node-a"))],
         ),
         (
             R::NodeProvisionerNotFound,
@@ -781,10 +676,7 @@ fn reference_examples() -> Vec<Example> {
             "alertThresholdReached",
             vec![
                 ("/prefixed", json!(false)),
-                (
-                    "/alerts",
-                    json!([{"resource": "Requests TFlops", "usagePercent": 93, "thresholdPercent": 90}]),
-                ),
+                ("/alerts", json!([{"resource": "Requests TFlops", "usagePercent": 93, "thresholdPercent": 90}])),
             ],
         ),
         (
@@ -792,10 +684,7 @@ fn reference_examples() -> Vec<Example> {
             None,
             "One of the following resources has reached alert threshold: Requests VRAM usage (96%) has reached alert threshold (95%)",
             "alertThresholdReached",
-            vec![
-                ("/prefixed", json!(true)),
-                ("/alerts/0/resource", json!("Requests VRAM")),
-            ],
+            vec![("/prefixed", json!(true)), ("/alerts/0/resource", json!("Requests VRAM"))],
         ),
         (
             R::WorkerFailed,
@@ -816,10 +705,7 @@ fn reference_examples() -> Vec<Example> {
             None,
             "failed to get hypervisor daemonset: not found",
             "rawError",
-            vec![(
-                "/error",
-                json!("failed to get hypervisor daemonset: not found"),
-            )],
+            vec![("/error", json!("failed to get hypervisor daemonset: not found"))],
         ),
         (
             R::UpdateClusterStatusError,
@@ -845,18 +731,8 @@ fn reference_examples_parse_and_render_back() {
 #[test]
 fn catalogue_routes_both_gang_reporters() {
     for (wire, controller, note, kind) in [
-        (
-            "GangWaitingForMembers",
-            Some("GangScheduler"),
-            "Waiting for gang members: 2/4 ready",
-            "gangMembersWaiting",
-        ),
-        (
-            "GangWaitingForMembers",
-            None,
-            "Waiting for gang members: 2/4 ready",
-            "gangMembersWaiting",
-        ),
+        ("GangWaitingForMembers", Some("GangScheduler"), "Waiting for gang members: 2/4 ready", "gangMembersWaiting"),
+        ("GangWaitingForMembers", None, "Waiting for gang members: 2/4 ready", "gangMembersWaiting"),
         (
             "GangWaitingForMembers",
             Some("tensor-fusion-scheduler"),
@@ -869,12 +745,7 @@ fn catalogue_routes_both_gang_reporters() {
             "Pod group ml/a scheduled with 4 members",
             "podGroupScheduled",
         ),
-        (
-            "GangSchedulingTimeout",
-            None,
-            "Pod group ml/a timed out with 3/4 members ready",
-            "podGroupTimedOut",
-        ),
+        ("GangSchedulingTimeout", None, "Pod group ml/a timed out with 3/4 members ready", "podGroupTimedOut"),
     ] {
         let reason = Reason::from_wire_reported_by(wire, controller).unwrap();
         let details = reason.info().grammar.unwrap().parse(&Note::new(note));
@@ -886,57 +757,25 @@ fn catalogue_routes_both_gang_reporters() {
 #[test]
 fn near_misses_are_unrecognized() {
     for (reason, action, note) in [
-        (
-            R::PreScheduleDone,
-            None,
-            "TensorFusion pre schedule done, valid GPU node count: 03",
-        ),
-        (
-            R::GangManagerWaitingForMembers,
-            None,
-            "Waiting for gang members: 2 of 4 ready",
-        ),
-        (
-            R::NodeExpansionCheck,
-            Some("Schedulable"),
-            "failed to schedule pod after 10 minutes",
-        ),
-        (
-            R::NodeExpansionCheck,
-            None,
-            "fit GPU resources, pod should be scheduled",
-        ),
+        (R::PreScheduleDone, None, "TensorFusion pre schedule done, valid GPU node count: 03"),
+        (R::GangManagerWaitingForMembers, None, "Waiting for gang members: 2 of 4 ready"),
+        (R::NodeExpansionCheck, Some("Schedulable"), "failed to schedule pod after 10 minutes"),
+        (R::NodeExpansionCheck, None, "fit GPU resources, pod should be scheduled"),
         (
             R::DefragFinished,
             None,
             "defrag run finished: candidates=1 processed=1 evicted=0 failed=0 unmovable=0 freshSkip=0 deadline=false",
         ),
-        (
-            R::DefragPodEvictFailed,
-            None,
-            "failed to evict pod ml/a on node n: boom",
-        ),
-        (
-            R::ConnectionReady,
-            None,
-            "Connection url: native+1.2.3.4+8000+w-1",
-        ),
-        (
-            R::ResourceScaledUp,
-            None,
-            "Resources scaled down: Compute 20->10, VRAM 8Gi->6Gi",
-        ),
+        (R::DefragPodEvictFailed, None, "failed to evict pod ml/a on node n: boom"),
+        (R::ConnectionReady, None, "Connection url: native+1.2.3.4+8000+w-1"),
+        (R::ResourceScaledUp, None, "Resources scaled down: Compute 20->10, VRAM 8Gi->6Gi"),
         (
             R::HypervisorCrashLoopRecreate,
             None,
             "Hypervisor pod h deleted for recreation: container c restarted 2147483648 times (threshold 5)",
         ),
         (R::AlertThresholdReached, None, "quota nearly full"),
-        (
-            R::NodeNotFound,
-            None,
-            "Kubernetes node has been disappeared",
-        ),
+        (R::NodeNotFound, None, "Kubernetes node has been disappeared"),
     ] {
         assert_eq!(
             grammar(reason).parse(&Note::new(note).with_action(action)),

@@ -19,233 +19,143 @@ fn case(text: &str) -> &str {
 fn decode(text: &str) -> Vec<EventRecord> {
     let decoder = Decoder::from_str(text).reference_time(now());
     assert_eq!(decoder.format(), Format::Text, "{text}");
-    decoder
-        .map(|r| r.unwrap_or_else(|e| panic!("{e}")))
-        .collect()
+    decoder.map(|r| r.unwrap_or_else(|e| panic!("{e}"))).collect()
 }
 
 fn ago(record: &EventRecord) -> (Option<TimeDelta>, Option<TimeDelta>) {
-    (
-        record.first_timestamp.map(|t| now() - t),
-        record.last_timestamp.map(|t| now() - t),
-    )
+    (record.first_timestamp.map(|t| now() - t), record.last_timestamp.map(|t| now() - t))
 }
 
 #[test]
 fn case_001_describe_row_without_header_indented_one_space() {
-    let [r] = decode(case(include_str!(
-        "../../../tests/fixtures/cases/001-insufficient-gpu-node-unschedulable.txt"
-    )))
-    .try_into()
-    .unwrap();
+    let [r] = decode(case(include_str!("../../../tests/fixtures/cases/001-insufficient-gpu-node-unschedulable.txt")))
+        .try_into()
+        .unwrap();
     assert_eq!(r.reason, "FailedScheduling");
     assert_eq!(r.type_, Some(EventType::Warning));
     assert_eq!(r.reporting_controller.as_deref(), Some("default-scheduler"));
     assert_eq!(r.count, 2);
-    assert_eq!(
-        ago(&r),
-        (Some(TimeDelta::seconds(40)), Some(TimeDelta::seconds(40)))
-    );
+    assert_eq!(ago(&r), (Some(TimeDelta::seconds(40)), Some(TimeDelta::seconds(40))));
     assert!(r.has_flag(Flag::ApproximateTime));
-    assert_eq!(
-        r.note,
-        "0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) were unschedulable."
-    );
+    assert_eq!(r.note, "0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) were unschedulable.");
 }
 
 #[test]
 fn case_007_describe_table_with_header_and_series() {
-    let records = decode(case(include_str!(
-        "../../../tests/fixtures/cases/007-dra-cdi-unresolvable-k8s-gpu.txt"
-    )));
+    let records = decode(case(include_str!("../../../tests/fixtures/cases/007-dra-cdi-unresolvable-k8s-gpu.txt")));
     let reasons: Vec<&str> = records.iter().map(|r| r.reason.as_str()).collect();
     assert_eq!(reasons, ["Scheduled", "Pulled", "Failed"]);
-    assert_eq!(
-        records[0].note,
-        "Successfully assigned arc-runners/nvidia-example-workload to node-a"
-    );
+    assert_eq!(records[0].note, "Successfully assigned arc-runners/nvidia-example-workload to node-a");
     assert_eq!((records[1].count, records[2].count), (26, 26));
-    assert_eq!(
-        ago(&records[2]),
-        (
-            Some(TimeDelta::seconds(6 * 60 + 37)),
-            Some(TimeDelta::seconds(86))
-        )
-    );
+    assert_eq!(ago(&records[2]), (Some(TimeDelta::seconds(6 * 60 + 37)), Some(TimeDelta::seconds(86))));
     assert!(records.iter().all(|r| r.reporting_controller.is_some()));
     assert_eq!(records[2].source, Some(Source::Kubelet));
 }
 
 #[test]
 fn case_011_get_events_rows_without_header_name_their_objects() {
-    let records = decode(case(include_str!(
-        "../../../tests/fixtures/cases/011-gpu-operator-must-gather-get-events.txt"
-    )));
-    assert_eq!(
-        records.len(),
-        12,
-        "the `# ... (omitted) ...` line is not an event"
-    );
+    let records =
+        decode(case(include_str!("../../../tests/fixtures/cases/011-gpu-operator-must-gather-get-events.txt")));
+    assert_eq!(records.len(), 12, "the `# ... (omitted) ...` line is not an event");
     assert_eq!(records[0].regarding.kind.as_deref(), Some("DaemonSet"));
-    assert_eq!(
-        records[0].regarding.name.as_deref(),
-        Some("nvidia-dcgm-exporter")
-    );
+    assert_eq!(records[0].regarding.name.as_deref(), Some("nvidia-dcgm-exporter"));
     assert_eq!(records[1].regarding.kind.as_deref(), Some("Pod"));
     let sandbox = records.last().unwrap();
     assert_eq!(sandbox.reason, "FailedCreatePodSandBox");
-    assert_eq!(
-        sandbox.regarding.name.as_deref(),
-        Some("nvidia-device-plugin-daemonset-2nc7v")
-    );
-    assert!(
-        sandbox
-            .note
-            .ends_with("no runtime for \"nvidia\" is configured")
-    );
+    assert_eq!(sandbox.regarding.name.as_deref(), Some("nvidia-device-plugin-daemonset-2nc7v"));
+    assert!(sandbox.note.ends_with("no runtime for \"nvidia\" is configured"));
     assert_eq!(ago(sandbox).1, Some(TimeDelta::seconds(3 * 60 + 43)));
 }
 
 #[test]
 fn case_013_the_reporter_decides_between_the_two_failed_scheduling_reasons() {
-    let records = decode(case(include_str!(
-        "../../../tests/fixtures/cases/013-karpenter-incompatible-nodepool-gpu.txt"
-    )));
+    let records =
+        decode(case(include_str!("../../../tests/fixtures/cases/013-karpenter-incompatible-nodepool-gpu.txt")));
     assert_eq!(records.len(), 2);
     assert_eq!(records[0].source, Some(Source::KubeScheduler));
     assert_eq!(records[1].source, Some(Source::Karpenter));
     assert_eq!((records[0].count, records[1].count), (54, 58));
-    assert_eq!(
-        ago(&records[1]).0,
-        Some(TimeDelta::seconds(4 * 3600 + 48 * 60))
-    );
+    assert_eq!(ago(&records[1]).0, Some(TimeDelta::seconds(4 * 3600 + 48 * 60)));
 }
 
 #[test]
 fn case_025_partial_get_events_row() {
-    let [r] = decode(case(include_str!(
-        "../../../tests/fixtures/cases/025-rke2-taint-didnt-tolerate-get-events.txt"
-    )))
-    .try_into()
-    .unwrap();
+    let [r] = decode(case(include_str!("../../../tests/fixtures/cases/025-rke2-taint-didnt-tolerate-get-events.txt")))
+        .try_into()
+        .unwrap();
     assert_eq!(r.reason, "FailedScheduling");
     assert_eq!(r.type_, None, "the TYPE column is missing");
     assert_eq!(r.regarding.kind.as_deref(), Some("Pod"));
-    assert_eq!(
-        r.regarding.name.as_deref(),
-        Some("model-2-79d7d6786c-bprm8")
-    );
+    assert_eq!(r.regarding.name.as_deref(), Some("model-2-79d7d6786c-bprm8"));
     assert!(r.note.starts_with("0/1 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) had taint {protect: no_schedule}, that the pod didn't tolerate"));
 }
 
 #[test]
 fn case_029_e2e_dump() {
-    let [r] = decode(case(include_str!(
-        "../../../tests/fixtures/cases/029-e2e-failedplacement-daemonset-controller.txt"
-    )))
-    .try_into()
-    .unwrap();
+    let [r] =
+        decode(case(include_str!("../../../tests/fixtures/cases/029-e2e-failedplacement-daemonset-controller.txt")))
+            .try_into()
+            .unwrap();
     assert_eq!(r.reason, "FailedPlacement");
-    assert_eq!(
-        r.reporting_controller.as_deref(),
-        Some("daemonset-controller")
-    );
+    assert_eq!(r.reporting_controller.as_deref(), Some("daemonset-controller"));
     assert_eq!(r.reporting_instance, None);
     assert_eq!(r.regarding.name.as_deref(), Some("cos-nvidia-installer"));
-    assert_eq!(
-        r.last_timestamp.unwrap().to_rfc3339(),
-        "2017-07-25T07:39:30+00:00"
-    );
+    assert_eq!(r.last_timestamp.unwrap().to_rfc3339(), "2017-07-25T07:39:30+00:00");
     assert!(!r.has_flag(Flag::ApproximateTime));
 }
 
 #[test]
 fn case_033_misaligned_row_and_aggregation_prefix() {
-    let [r] = decode(case(include_str!(
-        "../../../tests/fixtures/cases/033-kata-cc-combined-from-similar-events.txt"
-    )))
-    .try_into()
-    .unwrap();
+    let [r] = decode(case(include_str!("../../../tests/fixtures/cases/033-kata-cc-combined-from-similar-events.txt")))
+        .try_into()
+        .unwrap();
     assert_eq!(r.reason, "FailedCreatePodSandBox");
     assert_eq!(r.count, 16);
-    assert_eq!(
-        ago(&r),
-        (Some(TimeDelta::seconds(34)), Some(TimeDelta::seconds(19)))
-    );
+    assert_eq!(ago(&r), (Some(TimeDelta::seconds(34)), Some(TimeDelta::seconds(19))));
     assert!(r.has_flag(Flag::CombinedFromSimilarEvents));
-    assert!(
-        r.note
-            .starts_with("Failed to create pod sandbox: rpc error")
-    );
+    assert!(r.note.starts_with("Failed to create pod sandbox: rpc error"));
 }
 
 #[test]
 fn case_035_get_events_rows_with_leading_spaces() {
-    let records = decode(case(include_str!(
-        "../../../tests/fixtures/cases/035-gpu-operator-driver-upgrade-events-brackets.txt"
-    )));
+    let records =
+        decode(case(include_str!("../../../tests/fixtures/cases/035-gpu-operator-driver-upgrade-events-brackets.txt")));
     assert_eq!(records.len(), 8);
-    assert!(
-        records
-            .iter()
-            .all(|r| r.reason == "GPUDriverUpgrade" && r.regarding.kind.as_deref() == Some("Node"))
-    );
-    assert_eq!(
-        records[0].regarding.name.as_deref(),
-        Some("localhost.localdomain")
-    );
+    assert!(records.iter().all(|r| r.reason == "GPUDriverUpgrade" && r.regarding.kind.as_deref() == Some("Node")));
+    assert_eq!(records[0].regarding.name.as_deref(), Some("localhost.localdomain"));
     assert_eq!(ago(&records[7]).1, Some(TimeDelta::minutes(6)));
 }
 
 #[test]
 fn case_037_get_events_table_with_header() {
-    let records = decode(case(include_str!(
-        "../../../tests/fixtures/cases/037-time-slicing-get-events-init-containers.txt"
-    )));
+    let records =
+        decode(case(include_str!("../../../tests/fixtures/cases/037-time-slicing-get-events-init-containers.txt")));
     assert_eq!(records.len(), 24);
-    assert!(
-        records
-            .iter()
-            .all(|r| r.type_ == Some(EventType::Normal)
-                && r.regarding.kind.as_deref() == Some("Pod"))
-    );
-    let names: std::collections::BTreeSet<&str> = records
-        .iter()
-        .filter_map(|r| r.regarding.name.as_deref())
-        .collect();
+    assert!(records.iter().all(|r| r.type_ == Some(EventType::Normal) && r.regarding.kind.as_deref() == Some("Pod")));
+    let names: std::collections::BTreeSet<&str> = records.iter().filter_map(|r| r.regarding.name.as_deref()).collect();
     assert_eq!(
         names.into_iter().collect::<Vec<_>>(),
-        [
-            "gpu-feature-discovery-rvlg9",
-            "nvidia-device-plugin-daemonset-cffds"
-        ]
+        ["gpu-feature-discovery-rvlg9", "nvidia-device-plugin-daemonset-cffds"]
     );
 }
 
 #[test]
 fn case_045_no_age_column() {
-    let [r] = decode(case(include_str!(
-        "../../../tests/fixtures/cases/045-kai-scheduler-unschedulable-no-age.txt"
-    )))
-    .try_into()
-    .unwrap();
+    let [r] = decode(case(include_str!("../../../tests/fixtures/cases/045-kai-scheduler-unschedulable-no-age.txt")))
+        .try_into()
+        .unwrap();
     assert_eq!(r.reason, "Unschedulable");
     assert_eq!(r.reporting_controller.as_deref(), Some("kai-scheduler"));
     assert_eq!(r.source, Some(Source::KaiScheduler));
     assert_eq!((r.first_timestamp, r.last_timestamp), (None, None));
-    assert!(
-        r.note
-            .starts_with("No nodes with enough resources were found")
-    );
+    assert!(r.note.starts_with("No nodes with enough resources were found"));
 }
 
 #[test]
 fn case_049_get_events_with_namespace_column() {
-    let [r] = decode(case(include_str!(
-        "../../../tests/fixtures/cases/049-ascend-npu-device-fault-event.txt"
-    )))
-    .try_into()
-    .unwrap();
+    let [r] = decode(case(include_str!("../../../tests/fixtures/cases/049-ascend-npu-device-fault-event.txt")))
+        .try_into()
+        .unwrap();
     assert_eq!(r.reason, "Occur");
     assert_eq!(r.regarding.namespace.as_deref(), Some("kube-system"));
     assert_eq!(r.regarding.kind.as_deref(), Some("Pod"));
@@ -255,70 +165,20 @@ fn case_049_get_events_with_namespace_column() {
 #[test]
 fn every_describe_or_table_case_reads_into_records() {
     let cases: &[(&str, usize)] = &[
-        (
-            include_str!("../../../tests/fixtures/cases/003-gpushare-aliyun-gpu-mem.txt"),
-            1,
-        ),
-        (
-            include_str!("../../../tests/fixtures/cases/005-hami-unexpectedadmission-eof.txt"),
-            1,
-        ),
-        (
-            include_str!("../../../tests/fixtures/cases/009-cdi-unresolvable-gpu-uuid-rke2.txt"),
-            1,
-        ),
-        (
-            include_str!(
-                "../../../tests/fixtures/cases/015-eks-karpenter-nominated-multi-insufficient.txt"
-            ),
-            9,
-        ),
-        (
-            include_str!(
-                "../../../tests/fixtures/cases/017-k3s-amd-gpu-preemption-double-period.txt"
-            ),
-            1,
-        ),
-        (
-            include_str!("../../../tests/fixtures/cases/019-gpu-manager-exceedsgpuquota.txt"),
-            1,
-        ),
-        (
-            include_str!("../../../tests/fixtures/cases/021-hami-nodeunfitpod-kueue.txt"),
-            2,
-        ),
-        (
-            include_str!("../../../tests/fixtures/cases/023-mig-nvml-insufficient-permissions.txt"),
-            2,
-        ),
-        (
-            include_str!("../../../tests/fixtures/cases/027-k3s-geti-x351-over-23h.txt"),
-            1,
-        ),
-        (
-            include_str!("../../../tests/fixtures/cases/031-dra-prepare-deadline-exceeded.txt"),
-            1,
-        ),
-        (
-            include_str!(
-                "../../../tests/fixtures/cases/039-hami-mixed-reasons-filteringfailed.txt"
-            ),
-            2,
-        ),
-        (
-            include_str!("../../../tests/fixtures/cases/041-ocp-dgx-a100-container-init-oom.txt"),
-            1,
-        ),
-        (
-            include_str!("../../../tests/fixtures/cases/047-xpk-kueue-admission-pending-tpu.txt"),
-            2,
-        ),
-        (
-            include_str!(
-                "../../../tests/fixtures/cases/051-gke-node-reboot-unhealthy-devices-redacted.txt"
-            ),
-            1,
-        ),
+        (include_str!("../../../tests/fixtures/cases/003-gpushare-aliyun-gpu-mem.txt"), 1),
+        (include_str!("../../../tests/fixtures/cases/005-hami-unexpectedadmission-eof.txt"), 1),
+        (include_str!("../../../tests/fixtures/cases/009-cdi-unresolvable-gpu-uuid-rke2.txt"), 1),
+        (include_str!("../../../tests/fixtures/cases/015-eks-karpenter-nominated-multi-insufficient.txt"), 9),
+        (include_str!("../../../tests/fixtures/cases/017-k3s-amd-gpu-preemption-double-period.txt"), 1),
+        (include_str!("../../../tests/fixtures/cases/019-gpu-manager-exceedsgpuquota.txt"), 1),
+        (include_str!("../../../tests/fixtures/cases/021-hami-nodeunfitpod-kueue.txt"), 2),
+        (include_str!("../../../tests/fixtures/cases/023-mig-nvml-insufficient-permissions.txt"), 2),
+        (include_str!("../../../tests/fixtures/cases/027-k3s-geti-x351-over-23h.txt"), 1),
+        (include_str!("../../../tests/fixtures/cases/031-dra-prepare-deadline-exceeded.txt"), 1),
+        (include_str!("../../../tests/fixtures/cases/039-hami-mixed-reasons-filteringfailed.txt"), 2),
+        (include_str!("../../../tests/fixtures/cases/041-ocp-dgx-a100-container-init-oom.txt"), 1),
+        (include_str!("../../../tests/fixtures/cases/047-xpk-kueue-admission-pending-tpu.txt"), 2),
+        (include_str!("../../../tests/fixtures/cases/051-gke-node-reboot-unhealthy-devices-redacted.txt"), 1),
     ];
     for (text, want) in cases {
         let records = decode(case(text));
@@ -328,11 +188,8 @@ fn every_describe_or_table_case_reads_into_records() {
             assert!(!r.note.is_empty());
         }
     }
-    let [r] = decode(case(include_str!(
-        "../../../tests/fixtures/cases/027-k3s-geti-x351-over-23h.txt"
-    )))
-    .try_into()
-    .unwrap();
+    let [r] =
+        decode(case(include_str!("../../../tests/fixtures/cases/027-k3s-geti-x351-over-23h.txt"))).try_into().unwrap();
     assert_eq!(r.count, 351);
     assert_eq!(ago(&r).0, Some(TimeDelta::hours(23)));
 }
@@ -345,10 +202,7 @@ fn describe_sections_tie_events_to_their_objects_and_join_wrapped_messages() {
     assert_eq!(records[0].regarding.kind.as_deref(), Some("Pod"));
     assert_eq!(records[0].regarding.namespace.as_deref(), Some("ml"));
     assert_eq!(records[0].regarding.name.as_deref(), Some("llama-0"));
-    assert_eq!(
-        records[0].note,
-        "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."
-    );
+    assert_eq!(records[0].note, "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.");
     assert_eq!(records[1].regarding.kind.as_deref(), Some("Node"));
     assert_eq!(records[1].regarding.name.as_deref(), Some("gpu-node-1"));
 }
@@ -358,16 +212,10 @@ fn klog_lines_and_kubectl_135_container_prefix() {
     let text = "I1130 05:40:02.123456   12345 event.go:307] \"Event occurred\" object=\"ml/llama-0\" fieldPath=\"\" kind=\"Pod\" apiVersion=\"v1\" type=\"Warning\" reason=\"FailedScheduling\" message=\"0/3 nodes are available: 3 Insufficient nvidia.com/gpu.\"\n";
     let [r] = decode(text).try_into().unwrap();
     assert_eq!(r.regarding.name.as_deref(), Some("llama-0"));
-    assert_eq!(
-        r.last_timestamp.unwrap().to_rfc3339(),
-        "2026-11-30T05:40:02.123456+00:00"
-    );
+    assert_eq!(r.last_timestamp.unwrap().to_rfc3339(), "2026-11-30T05:40:02.123456+00:00");
     let describe = "  Normal  Created  10s  kubelet  spec.containers{cuda}: Container created\n";
     let [r] = decode(describe).try_into().unwrap();
-    assert_eq!(
-        r.regarding.field_path.as_deref(),
-        Some("spec.containers{cuda}")
-    );
+    assert_eq!(r.regarding.field_path.as_deref(), Some("spec.containers{cuda}"));
     assert_eq!(r.note, "Container created");
 }
 

@@ -66,15 +66,7 @@ pub(super) struct JsonDocuments<R: BufRead> {
 
 impl<R: BufRead> JsonDocuments<R> {
     pub(super) fn new(reader: R) -> Self {
-        JsonDocuments {
-            scanner: Scanner {
-                reader,
-                line: 1,
-                column: 1,
-            },
-            state: State::TopLevel,
-            document: 0,
-        }
+        JsonDocuments { scanner: Scanner { reader, line: 1, column: 1 }, state: State::TopLevel, document: 0 }
     }
 
     /// The next document or item; `None` at the end; a fatal error ends the stream.
@@ -100,19 +92,11 @@ impl<R: BufRead> JsonDocuments<R> {
                     match first {
                         b'[' => {
                             self.scanner.bump();
-                            self.state = State::Items {
-                                index: 0,
-                                in_object: false,
-                                list_api_version: None,
-                            };
+                            self.state = State::Items { index: 0, in_object: false, list_api_version: None };
                         }
                         b'{' => match self.object_head() {
                             Ok(Head::List { list_api_version }) => {
-                                self.state = State::Items {
-                                    index: 0,
-                                    in_object: true,
-                                    list_api_version,
-                                };
+                                self.state = State::Items { index: 0, in_object: true, list_api_version };
                             }
                             Ok(Head::Document(value)) => {
                                 return Some(Ok(JsonPiece::Document(value, self.document)));
@@ -133,11 +117,7 @@ impl<R: BufRead> JsonDocuments<R> {
                         }
                     }
                 }
-                State::Items {
-                    index,
-                    in_object,
-                    list_api_version,
-                } => {
+                State::Items { index, in_object, list_api_version } => {
                     match self.scanner.skip_whitespace() {
                         Ok(Some(b']')) => {
                             self.scanner.bump();
@@ -153,9 +133,7 @@ impl<R: BufRead> JsonDocuments<R> {
                         }
                         Ok(Some(_)) if *index == 0 => {}
                         Ok(Some(_)) => {
-                            return Some(Err(self
-                                .scanner
-                                .error("expected `,` or `]` between items")));
+                            return Some(Err(self.scanner.error("expected `,` or `]` between items")));
                         }
                         Ok(None) => {
                             return Some(Err(self.scanner.error("EOF inside an array of items")));
@@ -218,18 +196,15 @@ impl<R: BufRead> JsonDocuments<R> {
             }
             if key == b"\"items\"" && self.scanner.skip_whitespace()? == Some(b'[') {
                 self.scanner.bump();
-                return Ok(Head::List {
-                    list_api_version: api_version,
-                });
+                return Ok(Head::List { list_api_version: api_version });
             }
             let mut value = Vec::new();
             self.scanner.skip_whitespace()?;
             let (value_line, value_column) = (self.scanner.line, self.scanner.column);
             self.scanner.copy_value(&mut value)?;
-            let key: String = serde_json::from_slice(&key)
-                .map_err(|err| json_error_at(&err, key_line, key_column))?;
-            let value: Value = serde_json::from_slice(&value)
-                .map_err(|err| json_error_at(&err, value_line, value_column))?;
+            let key: String = serde_json::from_slice(&key).map_err(|err| json_error_at(&err, key_line, key_column))?;
+            let value: Value =
+                serde_json::from_slice(&value).map_err(|err| json_error_at(&err, value_line, value_column))?;
             if key == "apiVersion" {
                 api_version = value.as_str().map(str::to_owned);
             }
@@ -284,11 +259,7 @@ pub(super) fn json_error(err: &serde_json::Error, line: usize) -> DecodeError {
 /// A serde_json error in text that starts at `line`, `column`: positions on the text's first
 /// line are shifted by the column it starts at.
 pub(super) fn json_error_at(err: &serde_json::Error, line: usize, column: usize) -> DecodeError {
-    let shifted = if err.line() <= 1 {
-        column + err.column().saturating_sub(1)
-    } else {
-        err.column()
-    };
+    let shifted = if err.line() <= 1 { column + err.column().saturating_sub(1) } else { err.column() };
     DecodeError::Json {
         line: line + err.line().saturating_sub(1),
         column: shifted.max(1),
@@ -314,11 +285,7 @@ struct Scanner<R: BufRead> {
 
 impl<R: BufRead> Scanner<R> {
     fn error(&self, message: &str) -> DecodeError {
-        DecodeError::Json {
-            line: self.line,
-            column: self.column,
-            message: message.to_owned(),
-        }
+        DecodeError::Json { line: self.line, column: self.column, message: message.to_owned() }
     }
 
     fn fill(&mut self) -> Result<&[u8], DecodeError> {
@@ -454,12 +421,7 @@ impl<R: BufRead> Scanner<R> {
         }
         if oversized {
             return Err(DecodeError::Item {
-                location: super::ItemLocation {
-                    document: 0,
-                    item: None,
-                    line: Some(self.line),
-                    name: None,
-                },
+                location: super::ItemLocation { document: 0, item: None, line: Some(self.line), name: None },
                 message: format!("value larger than {MAX_ITEM_BYTES} bytes skipped"),
             });
         }

@@ -86,29 +86,16 @@ impl<R: Read> Decoder<BufReader<R>> {
 impl<R: BufRead> Decoder<R> {
     fn new(mut reader: R) -> Self {
         let (format, documents) = match detect::detect(&mut reader) {
-            Ok(Format::Json) => (
-                Format::Json,
-                Documents::Json(json::JsonDocuments::new(reader)),
-            ),
+            Ok(Format::Json) => (Format::Json, Documents::Json(json::JsonDocuments::new(reader))),
             Ok(Format::Empty) => (Format::Empty, Documents::Done),
             Ok(_) => match read_text(reader) {
                 Ok(text) if text::looks_like_text(&text) => (Format::Text, Documents::Text(text)),
-                Ok(text) => (
-                    Format::Yaml,
-                    Documents::Yaml(yaml::YamlDocuments::parse(&text)),
-                ),
+                Ok(text) => (Format::Yaml, Documents::Yaml(yaml::YamlDocuments::parse(&text))),
                 Err(err) => (Format::Yaml, Documents::failed(err)),
             },
             Err(err) => (Format::Empty, Documents::failed(err)),
         };
-        Decoder {
-            documents,
-            format,
-            pending: VecDeque::new(),
-            ready: VecDeque::new(),
-            document_index: 0,
-            now: None,
-        }
+        Decoder { documents, format, pending: VecDeque::new(), ready: VecDeque::new(), document_index: 0, now: None }
     }
 }
 
@@ -152,8 +139,7 @@ impl<R: BufRead> Decoder<R> {
             }),
             Documents::Text(text) => {
                 let text = std::mem::take(text);
-                self.ready
-                    .extend(text::decode(&text, self.now.unwrap_or_else(Utc::now)));
+                self.ready.extend(text::decode(&text, self.now.unwrap_or_else(Utc::now)));
                 None
             }
             Documents::Done => None,
@@ -184,9 +170,7 @@ impl<R: BufRead> Iterator for Decoder<R> {
                 Some(Ok(json::JsonPiece::Document(document, index))) => {
                     value::expand(document, index, &mut self.pending)
                 }
-                Some(Ok(json::JsonPiece::Item(item))) => {
-                    self.pending.push_back(value::PendingItem::raw(item))
-                }
+                Some(Ok(json::JsonPiece::Item(item))) => self.pending.push_back(value::PendingItem::raw(item)),
                 Some(Err(err)) => return Some(Err(err)),
                 None if self.ready.is_empty() => return None,
                 None => {}

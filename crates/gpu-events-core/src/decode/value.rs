@@ -34,19 +34,11 @@ impl PendingItem {
     /// An element cut out of a streamed List: parsed now, so a syntax error in it is this
     /// item's error and the next items still come.
     pub(super) fn raw(item: RawItem) -> Self {
-        let location = ItemLocation {
-            document: item.document,
-            item: Some(item.index),
-            line: None,
-            name: None,
-        };
+        let location = ItemLocation { document: item.document, item: Some(item.index), line: None, name: None };
         let list_api = item.list_api_version.as_deref().and_then(api_of_version);
         if item.oversized {
             return PendingItem {
-                invalid: Some(format!(
-                    "item larger than {MAX_ITEM_BYTES} bytes skipped (line {})",
-                    item.line
-                )),
+                invalid: Some(format!("item larger than {MAX_ITEM_BYTES} bytes skipped (line {})", item.line)),
                 ..PendingItem::new(Value::Null, location, list_api)
             };
         }
@@ -54,33 +46,20 @@ impl PendingItem {
             Ok(value) => PendingItem::new(value, location, list_api),
             Err(err) => {
                 let message = json_error_at(&err, item.line, item.column).to_string();
-                PendingItem {
-                    invalid: Some(message),
-                    ..PendingItem::new(Value::Null, location, list_api)
-                }
+                PendingItem { invalid: Some(message), ..PendingItem::new(Value::Null, location, list_api) }
             }
         }
     }
 
     fn new(value: Value, location: ItemLocation, list_api: Option<Api>) -> Self {
-        PendingItem {
-            value,
-            location,
-            list_api,
-            invalid: None,
-        }
+        PendingItem { value, location, list_api, invalid: None }
     }
 }
 
 /// Split a top-level document into items: a List's `items`, an array's elements, a watch
 /// envelope's `object`, or the document itself.
 pub(super) fn expand(document: Value, index: usize, out: &mut VecDeque<PendingItem>) {
-    let location = |item| ItemLocation {
-        document: index,
-        item,
-        line: None,
-        name: None,
-    };
+    let location = |item| ItemLocation { document: index, item, line: None, name: None };
     match document {
         Value::Array(elements) => {
             for (i, value) in elements.into_iter().enumerate() {
@@ -88,10 +67,7 @@ pub(super) fn expand(document: Value, index: usize, out: &mut VecDeque<PendingIt
             }
         }
         Value::Object(mut map) if is_list(&map) => {
-            let list_api = map
-                .get("apiVersion")
-                .and_then(Value::as_str)
-                .and_then(api_of_version);
+            let list_api = map.get("apiVersion").and_then(Value::as_str).and_then(api_of_version);
             match map.remove("items") {
                 Some(Value::Array(items)) => {
                     for (i, value) in items.into_iter().enumerate() {
@@ -101,10 +77,7 @@ pub(super) fn expand(document: Value, index: usize, out: &mut VecDeque<PendingIt
                 // `"items": null` is how Go writes an empty list.
                 Some(Value::Null) | None => {}
                 Some(other) => out.push_back(PendingItem {
-                    invalid: Some(format!(
-                        "`items` is {}, expected an array",
-                        type_name(&other)
-                    )),
+                    invalid: Some(format!("`items` is {}, expected an array", type_name(&other))),
                     ..PendingItem::new(Value::Null, location(None), None)
                 }),
             }
@@ -149,42 +122,26 @@ fn type_name(value: &Value) -> &'static str {
 impl PendingItem {
     /// The record, `None` for items that carry no event (a watch `BOOKMARK`), or the item's error.
     pub(super) fn into_record(self) -> Result<Option<EventRecord>, DecodeError> {
-        let PendingItem {
-            value,
-            mut location,
-            list_api,
-            invalid,
-        } = self;
-        let fail =
-            |location: ItemLocation, message: String| Err(DecodeError::Item { location, message });
+        let PendingItem { value, mut location, list_api, invalid } = self;
+        let fail = |location: ItemLocation, message: String| Err(DecodeError::Item { location, message });
         if let Some(message) = invalid {
             return fail(location, message);
         }
         let mut map = match value {
             Value::Object(map) => map,
             other => {
-                return fail(
-                    location,
-                    format!("expected an Event object, found {}", type_name(&other)),
-                );
+                return fail(location, format!("expected an Event object, found {}", type_name(&other)));
             }
         };
         let mut deleted = false;
         if is_watch_envelope(&map) {
-            let kind = map
-                .get("type")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned();
+            let kind = map.get("type").and_then(Value::as_str).unwrap_or_default().to_owned();
             let object = map.remove("object").unwrap_or_default();
             match kind.as_str() {
                 "BOOKMARK" => return Ok(None),
 
                 "ERROR" => {
-                    let message = object
-                        .get("message")
-                        .and_then(Value::as_str)
-                        .unwrap_or("no message");
+                    let message = object.get("message").and_then(Value::as_str).unwrap_or("no message");
                     return fail(location, format!("watch ERROR: {message}"));
                 }
                 _ => {
@@ -197,18 +154,11 @@ impl PendingItem {
                 }
             }
         }
-        location.name = map
-            .get("metadata")
-            .and_then(|m| m.get("name"))
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+        location.name = map.get("metadata").and_then(|m| m.get("name")).and_then(Value::as_str).map(str::to_owned);
         if let Some(kind) = map.get("kind").and_then(Value::as_str)
             && kind != "Event"
         {
-            return fail(
-                location,
-                format!("kind {kind:?} is not an Event (expected Event, EventList or List)"),
-            );
+            return fail(location, format!("kind {kind:?} is not an Event (expected Event, EventList or List)"));
         }
         // JSON Lines of records (`gpu-events explain -o json`) read back as they were written.
         if !map.contains_key("kind") && map.contains_key("known") && map.contains_key("regarding") {
@@ -228,14 +178,10 @@ impl PendingItem {
         if !map.contains_key("kind") && !EVENT_FIELDS.iter().any(|key| map.contains_key(*key)) {
             return fail(
                 location,
-                "not an Event: no kind, reason, message/note or involvedObject/regarding"
-                    .to_owned(),
+                "not an Event: no kind, reason, message/note or involvedObject/regarding".to_owned(),
             );
         }
-        let api_version = map
-            .get("apiVersion")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+        let api_version = map.get("apiVersion").and_then(Value::as_str).map(str::to_owned);
         let api = match api_version.as_deref() {
             Some(version) => match api_of_version(version) {
                 Some(api) => api,
@@ -276,39 +222,18 @@ impl PendingItem {
 }
 
 /// Fields of which an Event without `kind` must have at least one.
-const EVENT_FIELDS: [&str; 6] = [
-    "reason",
-    "message",
-    "note",
-    "involvedObject",
-    "regarding",
-    "eventTime",
-];
+const EVENT_FIELDS: [&str; 6] = ["reason", "message", "note", "involvedObject", "regarding", "eventTime"];
 
 /// Without `apiVersion`, the field names tell the API apart.
 fn guess_api(map: &Map<String, Value>) -> Api {
-    const EVENTS_ONLY: [&str; 5] = [
-        "regarding",
-        "note",
-        "reportingController",
-        "deprecatedCount",
-        "deprecatedSource",
-    ];
-    if EVENTS_ONLY.iter().any(|key| map.contains_key(*key)) {
-        Api::Events
-    } else {
-        Api::Core
-    }
+    const EVENTS_ONLY: [&str; 5] = ["regarding", "note", "reportingController", "deprecatedCount", "deprecatedSource"];
+    if EVENTS_ONLY.iter().any(|key| map.contains_key(*key)) { Api::Events } else { Api::Core }
 }
 
 /// Deserialize with the path of the offending field in the message.
 fn read<T: DeserializeOwned>(value: Value) -> Result<T, String> {
     serde_path_to_error::deserialize(value).map_err(|err| {
         let path = err.path().to_string();
-        if path == "." {
-            err.inner().to_string()
-        } else {
-            format!("{path}: {}", err.inner())
-        }
+        if path == "." { err.inner().to_string() } else { format!("{path}: {}", err.inner()) }
     })
 }

@@ -37,9 +37,7 @@ impl YamlDocuments {
     }
 
     pub(super) fn failed(err: DecodeError) -> Self {
-        YamlDocuments {
-            documents: VecDeque::from([Err(err)]),
-        }
+        YamlDocuments { documents: VecDeque::from([Err(err)]) }
     }
 
     pub(super) fn next(&mut self) -> Option<Result<Value, DecodeError>> {

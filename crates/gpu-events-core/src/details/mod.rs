@@ -68,11 +68,7 @@ pub struct Note<'a> {
 impl<'a> Note<'a> {
     /// A note with no action or reporter.
     pub fn new(text: &'a str) -> Self {
-        Note {
-            text,
-            action: None,
-            reporting_controller: None,
-        }
+        Note { text, action: None, reporting_controller: None }
     }
 
     /// The same note with an action.
@@ -98,10 +94,7 @@ pub struct Grammar {
 
 impl Grammar {
     /// A grammar producing `kinds` with `parse` (which returns `None` when the note does not match).
-    pub(crate) const fn new(
-        kinds: &'static [&'static str],
-        parse: fn(&Note<'_>) -> Option<Details>,
-    ) -> Self {
+    pub(crate) const fn new(kinds: &'static [&'static str], parse: fn(&Note<'_>) -> Option<Details>) -> Self {
         Grammar { kinds, parse }
     }
 
@@ -113,9 +106,7 @@ impl Grammar {
 
 impl std::fmt::Debug for Grammar {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Grammar")
-            .field("kinds", &self.kinds)
-            .finish_non_exhaustive()
+        f.debug_struct("Grammar").field("kinds", &self.kinds).finish_non_exhaustive()
     }
 }
 
@@ -162,11 +153,7 @@ impl<'de> Deserialize<'de> for Details {
     /// Reads back what [`Serialize`] wrote: the family is found from `kind`.
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
-        let kind = value
-            .get("kind")
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
+        let kind = value.get("kind").and_then(serde_json::Value::as_str).unwrap_or_default().to_owned();
         if kind == "unrecognized" {
             return Ok(Details::Unrecognized);
         }
@@ -182,9 +169,7 @@ impl<'de> Deserialize<'de> for Details {
         if let Ok(d) = EcosystemDetails::deserialize(&value) {
             return Ok(Details::Ecosystem(d));
         }
-        Err(D::Error::custom(format_args!(
-            "unknown or malformed details of kind {kind:?}"
-        )))
+        Err(D::Error::custom(format_args!("unknown or malformed details of kind {kind:?}")))
     }
 }
 

@@ -26,10 +26,7 @@ pub struct Quantity {
 impl Quantity {
     /// Keep `text` and parse its value.
     pub fn parse(text: &str) -> Quantity {
-        Quantity {
-            quantity: text.to_owned(),
-            value: parse_value(text),
-        }
+        Quantity { quantity: text.to_owned(), value: parse_value(text) }
     }
 }
 
@@ -50,13 +47,7 @@ pub fn parse_value(text: &str) -> Option<f64> {
     while end < bytes.len() && (bytes[end].is_ascii_digit() || bytes[end] == b'.') {
         end += 1;
     }
-    if end == digits_start
-        || bytes[digits_start..end]
-            .iter()
-            .filter(|b| **b == b'.')
-            .count()
-            > 1
-    {
+    if end == digits_start || bytes[digits_start..end].iter().filter(|b| **b == b'.').count() > 1 {
         return None;
     }
     let number: f64 = text[..end].parse().ok()?;

@@ -30,11 +30,7 @@ fn pieces(format: &str) -> impl Iterator<Item = Piece<'_>> {
             Some(0) => {
                 let verb = rest.as_bytes().get(1).copied().unwrap_or(b'%');
                 rest = rest.get(2..).unwrap_or("");
-                Some(if verb == b'%' {
-                    Piece::Percent
-                } else {
-                    Piece::Verb(verb)
-                })
+                Some(if verb == b'%' { Piece::Percent } else { Piece::Verb(verb) })
             }
             Some(at) => {
                 let (literal, tail) = rest.split_at(at);
@@ -183,24 +179,10 @@ mod tests {
     #[test]
     fn captures_each_verb_between_literals() {
         let format = "Pod group %s timed out with %d/%d members ready";
-        let [group, ready, required] = captures(
-            format,
-            "Pod group ml/llama timed out with 3/4 members ready",
-        )
-        .unwrap();
+        let [group, ready, required] = captures(format, "Pod group ml/llama timed out with 3/4 members ready").unwrap();
         assert_eq!((group, ready, required), ("ml/llama", "3", "4"));
-        assert_eq!(
-            captures::<3>(format, "Pod group ml/llama timed out with 3/4 members"),
-            None
-        );
-        assert_eq!(
-            captures::<2>(
-                format,
-                "Pod group ml/llama timed out with 3/4 members ready"
-            ),
-            None,
-            "wrong arity"
-        );
+        assert_eq!(captures::<3>(format, "Pod group ml/llama timed out with 3/4 members"), None);
+        assert_eq!(captures::<2>(format, "Pod group ml/llama timed out with 3/4 members ready"), None, "wrong arity");
         let [rest] = captures("Error: %v", "Error: a: b: c").unwrap();
         assert_eq!(rest, "a: b: c");
         let [] = captures("defrag step paused", "defrag step paused").unwrap();

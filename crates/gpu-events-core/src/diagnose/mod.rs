@@ -96,94 +96,147 @@ pub struct Diagnosis {
 pub fn diagnose(records: &[EventRecord]) -> Vec<Diagnosis> {
     let mut by_object: BTreeMap<ObjectKey, Vec<&EventRecord>> = BTreeMap::new();
     for record in records {
-        let key = ObjectKey {
+        by_object.entry(ObjectKey::of(record)).or_default().push(record);
+    }
+    by_object.into_iter().filter_map(|(object, records)| diagnose_object(object, &records)).collect()
+}
+
+impl ObjectKey {
+    /// The regarding object of a record.
+    pub fn of(record: &EventRecord) -> ObjectKey {
+        ObjectKey {
             kind: record.regarding.kind.clone(),
             namespace: record.regarding.namespace.clone(),
             name: record.regarding.name.clone(),
-        };
-        by_object.entry(key).or_default().push(record);
+        }
     }
-    by_object
-        .into_iter()
-        .filter_map(|(object, records)| diagnose_object(object, records))
-        .collect()
 }
 
-fn diagnose_object(object: ObjectKey, mut records: Vec<&EventRecord>) -> Option<Diagnosis> {
-    // Latest first. Equal times (ages in a pasted table are coarse) keep the input's order,
-    // reversed: kubectl lists events oldest first.
-    let mut records: Vec<(usize, &EventRecord)> = records.drain(..).enumerate().collect();
-    records.sort_by_key(|(index, r)| std::cmp::Reverse((r.last_timestamp, *index)));
-    let records: Vec<&EventRecord> = records.into_iter().map(|(_, r)| r).collect();
+/// What one record contributes to its object's diagnosis; small, so a summary of a large dump
+/// keeps one per record without keeping the records.
+#[derive(Clone, Copy, Debug)]
+struct Reading {
+    time: Option<chrono::DateTime<chrono::Utc>>,
+    index: usize,
+    signal: signal::Signal,
+    warning: bool,
+}
 
-    let signals: Vec<_> = records.iter().map(|r| signal::read(r)).collect();
-    let has_warning = records.iter().any(|r| r.type_ == Some(EventType::Warning));
-    let has_cause = signals.iter().any(|s| s.cause.is_some());
-    if !has_warning && !has_cause {
+impl Reading {
+    fn of(record: &EventRecord, index: usize) -> Reading {
+        Reading {
+            time: record.last_timestamp,
+            index,
+            signal: signal::read(record),
+            warning: record.type_ == Some(EventType::Warning),
+        }
+    }
+}
+
+/// Phase, cause and confidence of one object from its readings (sorted latest first here);
+/// `None` when nothing is wrong.
+fn conclude(readings: &mut [Reading]) -> Option<(Phase, Cause, Confidence)> {
+    if !readings.iter().any(|r| r.warning || r.signal.cause.is_some()) {
         return None;
     }
-    let phase = signals
-        .iter()
-        .find_map(|s| s.phase)
-        .unwrap_or(Phase::Unknown);
-    // The newest cause in the current phase; else the newest cause at all.
-    let chosen = signals
-        .iter()
-        .enumerate()
-        .find(|(_, s)| s.cause.is_some() && s.phase == Some(phase))
-        .or_else(|| signals.iter().enumerate().find(|(_, s)| s.cause.is_some()));
-    let (cause, confidence) = match chosen {
-        Some((_, s)) => s.cause.unwrap_or((Cause::Unknown, Confidence::Low)),
-        None => (Cause::Unknown, Confidence::Low),
-    };
-    // A known cause outranks `unknown` from a later record of the same phase.
-    let (cause, confidence) = if cause == Cause::Unknown {
-        signals
-            .iter()
-            .filter_map(|s| {
-                s.cause
-                    .filter(|(c, _)| *c != Cause::Unknown)
-                    .filter(|_| s.phase == Some(phase))
-            })
-            .next()
-            .unwrap_or((cause, confidence))
-    } else {
-        (cause, confidence)
-    };
-    let mut evidence: Vec<EventRecord> = records
-        .iter()
-        .zip(&signals)
-        .filter(|(_, s)| s.cause.is_some_and(|(c, _)| c == cause))
-        .map(|(r, _)| (*r).clone())
-        .take(5)
-        .collect();
-    if let Some(latest) = records.first()
-        && !evidence.iter().any(|e| e == *latest)
-    {
-        evidence.push((*latest).clone());
-    }
-    let next_steps = cause
-        .step_templates()
-        .iter()
-        .map(|step| fill(step, &object))
-        .collect();
-    Some(Diagnosis {
-        object,
-        phase,
-        cause,
-        confidence,
-        evidence,
-        next_steps,
-    })
+    // Latest first. Equal times (ages in a pasted table are coarse) keep the input's order,
+    // reversed: kubectl lists events oldest first.
+    readings.sort_by_key(|r| std::cmp::Reverse((r.time, r.index)));
+    let phase = readings.iter().find_map(|r| r.signal.phase).unwrap_or(Phase::Unknown);
+    let causes = || readings.iter().filter_map(|r| r.signal.cause.map(|c| (c, r.signal.phase)));
+    // The newest known cause in the current phase; else the newest known cause; else unknown.
+    let known = |(c, _): &((Cause, Confidence), Option<Phase>)| c.0 != Cause::Unknown;
+    let (cause, confidence) = causes()
+        .filter(known)
+        .find(|(_, p)| *p == Some(phase))
+        .or_else(|| causes().find(known))
+        .map(|(c, _)| c)
+        .or_else(|| causes().next().map(|(c, _)| c))
+        .unwrap_or((Cause::Unknown, Confidence::Low));
+    Some((phase, cause, confidence))
 }
 
-/// Put the object's kind, namespace and name into a step template.
+fn diagnose_object(object: ObjectKey, records: &[&EventRecord]) -> Option<Diagnosis> {
+    let mut readings: Vec<Reading> = records.iter().enumerate().map(|(i, r)| Reading::of(r, i)).collect();
+    let (phase, cause, confidence) = conclude(&mut readings)?;
+    let mut evidence: Vec<EventRecord> = readings
+        .iter()
+        .filter(|r| r.signal.cause.is_some_and(|(c, _)| c == cause))
+        .take(5)
+        .map(|r| records[r.index].clone())
+        .collect();
+    if let Some(latest) = readings.first().map(|r| records[r.index])
+        && !evidence.iter().any(|e| e == latest)
+    {
+        evidence.push(latest.clone());
+    }
+    let next_steps = cause.step_templates().iter().map(|step| fill(step, &object)).collect();
+    Some(Diagnosis { object, phase, cause, confidence, evidence, next_steps })
+}
+
+/// Counts over a stream of records (`gpu-events explain --summary`), keeping one small reading
+/// per record instead of the records, so a 200 000-event dump is summarized in bounded memory.
+#[derive(Debug, Default)]
+pub struct Summary {
+    records: u64,
+    unrecognized: u64,
+    by_reason: BTreeMap<String, u64>,
+    objects: std::collections::HashMap<ObjectKey, Vec<Reading>>,
+}
+
+/// The result of a [`Summary`]: `{"records": N, "byReason": {...}, "byCause": {...},
+/// "unrecognized": N}`. `byCause` counts diagnosed objects per cause id.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct SummaryReport {
+    /// Records read.
+    pub records: u64,
+    /// Records per reason string.
+    pub by_reason: BTreeMap<String, u64>,
+    /// Diagnosed objects per cause id.
+    pub by_cause: BTreeMap<String, u64>,
+    /// Records whose note did not match its reason's grammar.
+    pub unrecognized: u64,
+}
+
+impl Summary {
+    /// Count one record.
+    pub fn add(&mut self, record: &EventRecord) {
+        self.records += 1;
+        if record.has_flag(crate::record::Flag::UnrecognizedNote) {
+            self.unrecognized += 1;
+        }
+        match self.by_reason.get_mut(record.reason.as_str()) {
+            Some(count) => *count += 1,
+            None => {
+                self.by_reason.insert(record.reason.as_str().to_owned(), 1);
+            }
+        }
+        let readings = self.objects.entry(ObjectKey::of(record)).or_default();
+        let index = readings.len();
+        readings.push(Reading::of(record, index));
+    }
+
+    /// The counts, with each object diagnosed.
+    pub fn finish(self) -> SummaryReport {
+        let mut by_cause = BTreeMap::new();
+        for (_, mut readings) in self.objects {
+            if let Some((_, cause, _)) = conclude(&mut readings) {
+                *by_cause.entry(cause.id().to_owned()).or_insert(0) += 1;
+            }
+        }
+        SummaryReport { records: self.records, by_reason: self.by_reason, by_cause, unrecognized: self.unrecognized }
+    }
+}
+/// Put the object's kind, namespace and name into a step template; a cluster-scoped object
+/// (no namespace: Node, GPUPool, GPUNode) gets no `-n` flag.
 fn fill(template: &str, object: &ObjectKey) -> String {
-    template
-        .replace(
-            "{kind}",
-            &object.kind.as_deref().unwrap_or("pod").to_ascii_lowercase(),
-        )
-        .replace("{ns}", object.namespace.as_deref().unwrap_or("default"))
-        .replace("{name}", object.name.as_deref().unwrap_or("<name>"))
+    let kind = object.kind.as_deref().unwrap_or("pod").to_ascii_lowercase();
+    let name = object.name.as_deref().unwrap_or("<name>");
+    let text = match object.namespace.as_deref() {
+        Some(ns) => template.replace("{ns}", ns),
+        None => template.replace(" -n {ns}", "").replace("{ns}", "default"),
+    };
+    text.replace("{kind}", &kind).replace("{name}", name)
 }

@@ -7,8 +7,8 @@ use crate::details::node::{NodeDetails, RuntimeCause};
 use crate::details::scheduling::{NodeReason, SchedulingDetails};
 use crate::details::{Details, EcosystemDetails};
 use crate::reason::{
-    ClusterAutoscalerReason, ControllerManagerReason, KarpenterReason, KubeletReason,
-    NodeProblemDetectorReason, SchedulerReason, TensorFusionReason,
+    ClusterAutoscalerReason, ControllerManagerReason, KarpenterReason, KubeletReason, NodeProblemDetectorReason,
+    SchedulerReason, TensorFusionReason,
 };
 use crate::{EventRecord, Reason};
 
@@ -22,26 +22,18 @@ pub(super) struct Signal {
 }
 
 const fn phase(phase: Phase) -> Signal {
-    Signal {
-        phase: Some(phase),
-        cause: None,
-    }
+    Signal { phase: Some(phase), cause: None }
 }
 
 const fn cause(phase: Phase, cause: Cause, confidence: Confidence) -> Signal {
-    Signal {
-        phase: Some(phase),
-        cause: Some((cause, confidence)),
-    }
+    Signal { phase: Some(phase), cause: Some((cause, confidence)) }
 }
 
 /// Whether a resource name is an accelerator (`nvidia.com/gpu`, `nvidia.com/mig-1g.5gb`,
 /// `amd.com/gpu`, `aliyun.com/gpu-mem`, KAI's `GPUs` / `GPU memory`, TensorFusion's TFLOPS/VRAM).
 fn is_gpu_resource(resource: &str) -> bool {
     let lower = resource.to_ascii_lowercase();
-    ["gpu", "mig-", "npu", "tflops", "vram", "neuron", "tpu"]
-        .iter()
-        .any(|m| lower.contains(m))
+    ["gpu", "mig-", "npu", "tflops", "vram", "neuron", "tpu"].iter().any(|m| lower.contains(m))
 }
 
 /// The reading of a FitError's per-node reasons: the dominant blocking reason wins.
@@ -49,26 +41,15 @@ fn fit_error_cause(reasons: &[crate::details::scheduling::ReasonCount]) -> Optio
     let mut best: Option<(u32, Cause)> = None;
     for entry in reasons {
         let cause = match &entry.reason {
-            NodeReason::Insufficient { resource, .. } if is_gpu_resource(resource) => {
-                Cause::InsufficientGpu
-            }
+            NodeReason::Insufficient { resource, .. } if is_gpu_resource(resource) => Cause::InsufficientGpu,
             NodeReason::UntoleratedTaint { .. } => Cause::UntoleratedTaint,
             NodeReason::NodeAffinity { .. } => Cause::NodeAffinityMismatch,
-            NodeReason::VolumeAffinity { .. } | NodeReason::Volume { .. } => {
-                Cause::VolumeMountFailed
-            }
-            NodeReason::Other { text } if text.to_ascii_lowercase().contains("gpu") => {
-                Cause::InsufficientGpu
-            }
+            NodeReason::VolumeAffinity { .. } | NodeReason::Volume { .. } => Cause::VolumeMountFailed,
+            NodeReason::Other { text } if text.to_ascii_lowercase().contains("gpu") => Cause::InsufficientGpu,
             _ => continue,
         };
         // A GPU shortage explains a GPU Pod best; otherwise the reason on the most nodes.
-        let weight = entry.count
-            + if cause == Cause::InsufficientGpu {
-                1_000_000
-            } else {
-                0
-            };
+        let weight = entry.count + if cause == Cause::InsufficientGpu { 1_000_000 } else { 0 };
         if best.is_none_or(|(w, _)| weight > w) {
             best = Some((weight, cause));
         }
@@ -79,10 +60,7 @@ fn fit_error_cause(reasons: &[crate::details::scheduling::ReasonCount]) -> Optio
 /// What a record says.
 pub(super) fn read(record: &EventRecord) -> Signal {
     use Confidence::{High, Medium};
-    let none = Signal {
-        phase: None,
-        cause: None,
-    };
+    let none = Signal { phase: None, cause: None };
     let Some(reason) = record.reason.reason() else {
         return none;
     };
@@ -99,12 +77,10 @@ pub(super) fn read(record: &EventRecord) -> Signal {
                 || record.reason == "FilteringFailed" =>
         {
             match details {
-                Some(Details::Scheduling(SchedulingDetails::FitError(fit))) => {
-                    match fit_error_cause(&fit.reasons) {
-                        Some(cause_) => cause(Phase::Pending, cause_, High),
-                        None => cause(Phase::Pending, Cause::Unknown, Medium),
-                    }
-                }
+                Some(Details::Scheduling(SchedulingDetails::FitError(fit))) => match fit_error_cause(&fit.reasons) {
+                    Some(cause_) => cause(Phase::Pending, cause_, High),
+                    None => cause(Phase::Pending, Cause::Unknown, Medium),
+                },
                 Some(Details::Scheduling(SchedulingDetails::KaiUnschedulable(_))) => {
                     cause(Phase::Pending, Cause::InsufficientGpu, Medium)
                 }
@@ -129,13 +105,9 @@ pub(super) fn read(record: &EventRecord) -> Signal {
         Reason::ControllerManager(ControllerManagerReason::FailedAttachVolume) => {
             cause(Phase::ContainerCreating, Cause::VolumeMountFailed, High)
         }
-        Reason::Kueue(_) if record.reason == "Pending" => {
-            cause(Phase::Pending, Cause::GpuQuotaExceeded, Medium)
-        }
+        Reason::Kueue(_) if record.reason == "Pending" => cause(Phase::Pending, Cause::GpuQuotaExceeded, Medium),
         _ => match details {
-            Some(Details::Ecosystem(EcosystemDetails::KarpenterEvicted(_))) => {
-                phase(Phase::Evicted)
-            }
+            Some(Details::Ecosystem(EcosystemDetails::KarpenterEvicted(_))) => phase(Phase::Evicted),
             _ => none,
         },
     }
@@ -149,19 +121,11 @@ fn tensorfusion(reason: TensorFusionReason, note: &str) -> Signal {
             cause(Phase::Pending, Cause::GpuQuotaExceeded, High)
         }
         T::GPUQuotaOrCapacityNotEnough => cause(Phase::Pending, Cause::TensorfusionCapacity, High),
-        T::GPUInterconnectTopologyUnsatisfied => {
-            cause(Phase::Pending, Cause::TopologyUnsatisfied, High)
-        }
-        T::GangWaitingForMembers | T::GangManagerWaitingForMembers => {
-            cause(Phase::Pending, Cause::GangWaiting, High)
-        }
-        T::GangSchedulingTimeout | T::GangManagerSchedulingTimeout => {
-            cause(Phase::Pending, Cause::GangTimeout, High)
-        }
+        T::GPUInterconnectTopologyUnsatisfied => cause(Phase::Pending, Cause::TopologyUnsatisfied, High),
+        T::GangWaitingForMembers | T::GangManagerWaitingForMembers => cause(Phase::Pending, Cause::GangWaiting, High),
+        T::GangSchedulingTimeout | T::GangManagerSchedulingTimeout => cause(Phase::Pending, Cause::GangTimeout, High),
         T::GangStrictRejected => cause(Phase::Pending, Cause::GangRejected, High),
-        T::PartitionTemplateMatchFailed => {
-            cause(Phase::Pending, Cause::PartitionTemplateMismatch, High)
-        }
+        T::PartitionTemplateMatchFailed => cause(Phase::Pending, Cause::PartitionTemplateMismatch, High),
         T::GPUDeviceAllocatedFailed | T::ContainerGPUAllocationFailed | T::CommitFailed => {
             cause(Phase::Pending, Cause::GpuAllocationFailed, High)
         }
@@ -174,48 +138,27 @@ fn tensorfusion(reason: TensorFusionReason, note: &str) -> Signal {
         T::NodeExpansionCheck if note.starts_with("failed to schedule pod after") => {
             cause(Phase::Pending, Cause::NodeExpansionFailed, High)
         }
-        T::NodeExpansionCheck if note.starts_with("new node provisioned") => {
-            phase(Phase::ContainerCreating)
-        }
-        T::NodeExpansionCheck | T::NodeExpansionCompleted => {
-            cause(Phase::Pending, Cause::NodeExpansionPending, High)
-        }
+        T::NodeExpansionCheck if note.starts_with("new node provisioned") => phase(Phase::ContainerCreating),
+        T::NodeExpansionCheck | T::NodeExpansionCompleted => cause(Phase::Pending, Cause::NodeExpansionPending, High),
         T::NodeExpansionFailed | T::NodeExpansionCandidatesExhausted => {
             cause(Phase::Pending, Cause::NodeExpansionFailed, High)
         }
-        T::NodeExpansionCandidateFailed => {
-            cause(Phase::Pending, Cause::NodeExpansionPending, Medium)
-        }
+        T::NodeExpansionCandidateFailed => cause(Phase::Pending, Cause::NodeExpansionPending, Medium),
+        T::MaxResourceConstraintReached => cause(Phase::Running, Cause::NodeExpansionFailed, High),
+        T::HypervisorCrashLoopRecreate => cause(Phase::Running, Cause::CrashLoop, High),
+        T::DriverProbeFailed => cause(Phase::Failed, Cause::CudaDriverMismatch, Medium),
         T::GPUDeviceAllocated | T::PreScheduleDone | T::GangScheduled | T::GangManagerScheduled => {
-            Signal {
-                phase: None,
-                cause: None,
-            }
+            Signal { phase: None, cause: None }
         }
-        _ => Signal {
-            phase: None,
-            cause: None,
-        },
+        _ => Signal { phase: None, cause: None },
     }
 }
 
-fn kubelet_signal(
-    reason: KubeletReason,
-    record: &EventRecord,
-    details: Option<&Details>,
-) -> Signal {
+fn kubelet_signal(reason: KubeletReason, record: &EventRecord, details: Option<&Details>) -> Signal {
     use Confidence::{High, Medium};
     use KubeletReason as K;
-    let init = record
-        .regarding
-        .field_path
-        .as_deref()
-        .is_some_and(|p| p.starts_with("spec.initContainers"));
-    let crash_phase = if init {
-        Phase::InitCrashLoopBackOff
-    } else {
-        Phase::CrashLoopBackOff
-    };
+    let init = record.regarding.field_path.as_deref().is_some_and(|p| p.starts_with("spec.initContainers"));
+    let crash_phase = if init { Phase::InitCrashLoopBackOff } else { Phase::CrashLoopBackOff };
     let node_details = match details {
         Some(Details::Node(d)) => Some(d),
         _ => None,
@@ -224,49 +167,30 @@ fn kubelet_signal(
         K::Pulled | K::Created | K::Pulling => phase(Phase::ContainerCreating),
         K::Started => phase(Phase::Running),
         K::BackOff => match node_details {
-            Some(NodeDetails::ImagePullBackOff(_)) => {
-                cause(Phase::ContainerCreating, Cause::ImagePullFailed, High)
-            }
+            Some(NodeDetails::ImagePullBackOff(_)) => cause(Phase::ContainerCreating, Cause::ImagePullFailed, High),
             _ if record.note.starts_with("Back-off pulling image") => {
                 cause(Phase::ContainerCreating, Cause::ImagePullFailed, High)
             }
             _ => cause(crash_phase, Cause::CrashLoop, High),
         },
         K::Failed | K::FailedCreatePodSandBox => match node_details {
-            Some(NodeDetails::ImagePullFailed(_)) => {
-                cause(Phase::ContainerCreating, Cause::ImagePullFailed, High)
-            }
-            Some(NodeDetails::RuntimeFailure(failure)) => cause(
-                Phase::ContainerCreating,
-                runtime_cause(&failure.cause, &failure.error),
-                High,
-            ),
+            Some(NodeDetails::ImagePullFailed(_)) => cause(Phase::ContainerCreating, Cause::ImagePullFailed, High),
+            Some(NodeDetails::RuntimeFailure(failure)) => match runtime_cause(&failure.cause, &failure.error) {
+                Cause::Unknown => cause(Phase::ContainerCreating, Cause::Unknown, Medium),
+                found => cause(Phase::ContainerCreating, found, High),
+            },
             Some(NodeDetails::ContainerWaiting(waiting)) if waiting.reason.contains("Image") => {
                 cause(Phase::ContainerCreating, Cause::ImagePullFailed, Medium)
             }
             _ => cause(Phase::ContainerCreating, Cause::Unknown, Medium),
         },
-        K::UnexpectedAdmissionError | K::OutOfResource => {
-            cause(Phase::Failed, Cause::DevicePluginUnavailable, High)
-        }
+        K::UnexpectedAdmissionError | K::OutOfResource => cause(Phase::Failed, Cause::DevicePluginUnavailable, High),
         K::Evicted => cause(Phase::Evicted, Cause::NodePressureEviction, High),
         K::SystemOOM => cause(Phase::Running, Cause::HostOom, High),
-        K::FailedMount | K::FailedMapVolume => {
-            cause(Phase::ContainerCreating, Cause::VolumeMountFailed, High)
-        }
-        K::FailedPrepareDynamicResources => cause(
-            Phase::ContainerCreating,
-            Cause::DevicePluginUnavailable,
-            Medium,
-        ),
-        K::Unhealthy => Signal {
-            phase: Some(Phase::Running),
-            cause: None,
-        },
-        _ => Signal {
-            phase: None,
-            cause: None,
-        },
+        K::FailedMount | K::FailedMapVolume => cause(Phase::ContainerCreating, Cause::VolumeMountFailed, High),
+        K::FailedPrepareDynamicResources => cause(Phase::ContainerCreating, Cause::DevicePluginUnavailable, Medium),
+        K::Unhealthy => Signal { phase: Some(Phase::Running), cause: None },
+        _ => Signal { phase: None, cause: None },
     }
 }
 
@@ -281,9 +205,7 @@ fn runtime_cause(runtime: &RuntimeCause, error: &str) -> Cause {
         return Cause::CudaDriverMismatch;
     }
     match runtime {
-        RuntimeCause::RuntimeHandlerMissing { handler }
-            if handler.to_ascii_lowercase().contains("nvidia") =>
-        {
+        RuntimeCause::RuntimeHandlerMissing { handler } if handler.to_ascii_lowercase().contains("nvidia") => {
             Cause::NvidiaRuntimeMissing
         }
         RuntimeCause::RuntimeHandlerMissing { .. } | RuntimeCause::RuntimeClassNotFound { .. } => {
@@ -292,13 +214,13 @@ fn runtime_cause(runtime: &RuntimeCause, error: &str) -> Cause {
         RuntimeCause::CdiDevicesUnresolvable { .. } | RuntimeCause::CdiInjectionFailed { .. } => {
             Cause::CdiDeviceUnresolvable
         }
-        RuntimeCause::RuntimeBinaryMissing { path } if path.contains("nvidia") => {
-            Cause::NvidiaRuntimeMissing
-        }
+        RuntimeCause::RuntimeBinaryMissing { path } if path.contains("nvidia") => Cause::NvidiaRuntimeMissing,
         RuntimeCause::NvidiaContainerCli { .. } => Cause::NvidiaRuntimeMissing,
         RuntimeCause::RuntimeBinaryMissing { .. } => Cause::RuntimeHandlerMissing,
         RuntimeCause::CriSocketUnavailable { .. } => Cause::CriUnavailable,
         RuntimeCause::ContainerInitOomKilled => Cause::CrashLoop,
+        // Kata/CoCo GPU cold plug reads the kubelet's PodResources API: the device side failed.
+        RuntimeCause::DeviceColdPlugFailed { .. } => Cause::DevicePluginUnavailable,
         _ => Cause::Unknown,
     }
 }

@@ -82,7 +82,9 @@ impl<'de> serde::Deserialize<'de> for Group {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
         Group::from_name(&name).ok_or_else(|| {
-            serde::de::Error::custom(format_args!("unknown group {name:?}; expected one of the kebab-case names of gpu_events_core::Group"))
+            serde::de::Error::custom(format_args!(
+                "unknown group {name:?}; expected one of the kebab-case names of gpu_events_core::Group"
+            ))
         })
     }
 }

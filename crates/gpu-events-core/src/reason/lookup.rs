@@ -34,10 +34,7 @@ fn candidates(wire: &str) -> (&'static [Reason], bool) {
         return (found.as_slice(), false);
     }
     for (prefix, suffix, reason) in &INDEX.families {
-        if wire.len() > prefix.len() + suffix.len()
-            && wire.starts_with(prefix)
-            && wire.ends_with(suffix)
-        {
+        if wire.len() > prefix.len() + suffix.len() && wire.starts_with(prefix) && wire.ends_with(suffix) {
             return (std::slice::from_ref(reason), true);
         }
     }
@@ -63,20 +60,12 @@ pub(super) fn resolve(wire: &str, hints: Hints<'_>) -> Option<(Reason, bool)> {
         return Some((first, family));
     }
     if let Some(controller) = hints.reporting_controller.filter(|c| !c.is_empty()) {
-        let exact = found
-            .iter()
-            .find(|r| r.info().reporting_controllers.contains(&controller));
-        if let Some(&chosen) =
-            exact.or_else(|| found.iter().find(|r| r.info().reported_by(controller)))
-        {
+        let exact = found.iter().find(|r| r.info().reporting_controllers.contains(&controller));
+        if let Some(&chosen) = exact.or_else(|| found.iter().find(|r| r.info().reported_by(controller))) {
             return Some((chosen, family));
         }
     }
-    let kind_matches = |r: &&Reason| {
-        hints
-            .regarding_kind
-            .is_none_or(|kind| r.info().objects.contains(&kind))
-    };
+    let kind_matches = |r: &&Reason| hints.regarding_kind.is_none_or(|kind| r.info().objects.contains(&kind));
     let type_matches = |r: &&Reason| hints.event_type.is_none_or(|t| r.info().expects_type(t));
     let chosen = found
         .iter()
@@ -100,14 +89,7 @@ impl Reason {
     /// (`reportingController`, or `source.component` on core/v1). Falls back to the primary entry
     /// when no entry lists that controller.
     pub fn from_wire_reported_by(wire: &str, reporting_controller: Option<&str>) -> Option<Reason> {
-        resolve(
-            wire,
-            Hints {
-                reporting_controller,
-                ..Hints::default()
-            },
-        )
-        .map(|(reason, _)| reason)
+        resolve(wire, Hints { reporting_controller, ..Hints::default() }).map(|(reason, _)| reason)
     }
 
     /// Every entry whose wire string is exactly `wire` (shared strings give several).

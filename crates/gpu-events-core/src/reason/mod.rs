@@ -208,7 +208,9 @@ impl<'de> serde::Deserialize<'de> for Source {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
         Source::from_name(&name).ok_or_else(|| {
-            serde::de::Error::custom(format_args!("unknown source {name:?}; expected one of the kebab-case names of gpu_events_core::Source"))
+            serde::de::Error::custom(format_args!(
+                "unknown source {name:?}; expected one of the kebab-case names of gpu_events_core::Source"
+            ))
         })
     }
 }

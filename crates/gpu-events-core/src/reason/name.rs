@@ -47,24 +47,11 @@ impl ReasonName {
         regarding_kind: Option<&str>,
         event_type: Option<&EventType>,
     ) -> Self {
-        let hints = lookup::Hints {
-            reporting_controller,
-            regarding_kind,
-            event_type,
-        };
+        let hints = lookup::Hints { reporting_controller, regarding_kind, event_type };
         match lookup::resolve(wire, hints) {
-            Some((reason, false)) => ReasonName {
-                known: Some(reason),
-                raw: None,
-            },
-            Some((reason, true)) => ReasonName {
-                known: Some(reason),
-                raw: Some(wire.into()),
-            },
-            None => ReasonName {
-                known: None,
-                raw: Some(wire.into()),
-            },
+            Some((reason, false)) => ReasonName { known: Some(reason), raw: None },
+            Some((reason, true)) => ReasonName { known: Some(reason), raw: Some(wire.into()) },
+            None => ReasonName { known: None, raw: Some(wire.into()) },
         }
     }
 
@@ -105,10 +92,7 @@ impl From<Reason> for ReasonName {
     /// A known reason. For a family, prefer [`ReasonName::parse`] with the full wire string:
     /// this gives the pattern (`OutOf<resource>`) as the wire string.
     fn from(reason: Reason) -> Self {
-        ReasonName {
-            known: Some(reason),
-            raw: None,
-        }
+        ReasonName { known: Some(reason), raw: None }
     }
 }
 

@@ -57,19 +57,10 @@ pub fn catalogue_markdown() -> String {
     );
     let _ = writeln!(out, "## Groups\n\n| group | covers |\n|---|---|");
     for group in Group::ALL {
-        let _ = writeln!(
-            out,
-            "| `{}` | {} |",
-            group.as_str(),
-            cell(group.description())
-        );
+        let _ = writeln!(out, "| `{}` | {} |", group.as_str(), cell(group.description()));
     }
     for &source in Source::ALL {
-        let rows: Vec<&ReasonInfo> = all
-            .iter()
-            .map(|r| r.info())
-            .filter(|i| i.source == source)
-            .collect();
+        let rows: Vec<&ReasonInfo> = all.iter().map(|r| r.info()).filter(|i| i.source == source).collect();
         let _ = writeln!(out, "\n## {} ({} reasons)\n", source.as_str(), rows.len());
         let _ = writeln!(
             out,
@@ -77,17 +68,8 @@ pub fn catalogue_markdown() -> String {
              |---|---|---|---|---|---|---|---|---|"
         );
         for info in rows {
-            let types = info
-                .types
-                .iter()
-                .map(|t| t.as_str())
-                .collect::<Vec<_>>()
-                .join(", ");
-            let types = if info.retired {
-                format!("*{types} (retired)*")
-            } else {
-                types
-            };
+            let types = info.types.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ");
+            let types = if info.retired { format!("*{types} (retired)*") } else { types };
             let _ = writeln!(
                 out,
                 "| `{}` | {} | {} | `{}` | {} | {} | {} | {} | {} |",
@@ -110,11 +92,7 @@ fn code_list(items: &[&str]) -> String {
     if items.is_empty() {
         return "—".to_owned();
     }
-    items
-        .iter()
-        .map(|i| format!("`{}`", cell(i)))
-        .collect::<Vec<_>>()
-        .join(", ")
+    items.iter().map(|i| format!("`{}`", cell(i))).collect::<Vec<_>>().join(", ")
 }
 
 /// Markdown table cells cannot hold `|` or line breaks.

@@ -82,16 +82,10 @@ impl RawEvent<'_> {
         let info = reason.info();
 
         // An empty note carries nothing to parse (and nothing is lost).
-        let details = info
-            .and_then(|i| i.grammar)
-            .filter(|_| !note.is_empty())
-            .map(|grammar| {
-                grammar.parse(
-                    &Note::new(&note)
-                        .with_action(self.action)
-                        .with_reporting_controller(self.reporting_controller),
-                )
-            });
+        let details = info.and_then(|i| i.grammar).filter(|_| !note.is_empty()).map(|grammar| {
+            grammar
+                .parse(&Note::new(&note).with_action(self.action).with_reporting_controller(self.reporting_controller))
+        });
 
         let mut flags = Vec::new();
         if matches!(details, Some(Details::Unrecognized)) {
@@ -113,11 +107,8 @@ impl RawEvent<'_> {
         }
         flags.sort_unstable();
 
-        let count = self
-            .series_count
-            .filter(|c| *c > 0)
-            .or(self.count.filter(|c| *c > 0))
-            .map_or(1, |c| c.unsigned_abs());
+        let count =
+            self.series_count.filter(|c| *c > 0).or(self.count.filter(|c| *c > 0)).map_or(1, |c| c.unsigned_abs());
 
         EventRecord {
             cluster: None,
@@ -165,18 +156,10 @@ impl From<&core::Event> for EventRecord {
             first: [
                 event.first_timestamp.as_ref().and_then(from_time),
                 event_time,
-                event
-                    .metadata
-                    .creation_timestamp
-                    .as_ref()
-                    .and_then(from_time),
+                event.metadata.creation_timestamp.as_ref().and_then(from_time),
             ],
             last: [
-                event
-                    .series
-                    .as_ref()
-                    .and_then(|s| s.last_observed_time.as_ref())
-                    .and_then(from_micro_time),
+                event.series.as_ref().and_then(|s| s.last_observed_time.as_ref()).and_then(from_micro_time),
                 event.last_timestamp.as_ref().and_then(from_time),
                 event_time,
             ],
@@ -198,11 +181,7 @@ impl From<&events::Event> for EventRecord {
             reason: non_empty(&event.reason),
             type_: non_empty(&event.type_),
             note: event.note.as_deref(),
-            regarding: event
-                .regarding
-                .as_ref()
-                .map(object_reference)
-                .unwrap_or_default(),
+            regarding: event.regarding.as_ref().map(object_reference).unwrap_or_default(),
             related: event.related.as_ref().map(object_reference),
             action: non_empty(&event.action),
             reporting_controller: non_empty(&event.reporting_controller)
@@ -212,22 +191,12 @@ impl From<&events::Event> for EventRecord {
             series_count: event.series.as_ref().map(|s| s.count),
             count: event.deprecated_count,
             first: [
-                event
-                    .deprecated_first_timestamp
-                    .as_ref()
-                    .and_then(from_time),
+                event.deprecated_first_timestamp.as_ref().and_then(from_time),
                 event_time,
-                event
-                    .metadata
-                    .creation_timestamp
-                    .as_ref()
-                    .and_then(from_time),
+                event.metadata.creation_timestamp.as_ref().and_then(from_time),
             ],
             last: [
-                event
-                    .series
-                    .as_ref()
-                    .and_then(|s| from_micro_time(&s.last_observed_time)),
+                event.series.as_ref().and_then(|s| from_micro_time(&s.last_observed_time)),
                 event.deprecated_last_timestamp.as_ref().and_then(from_time),
                 event_time,
             ],

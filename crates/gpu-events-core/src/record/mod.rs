@@ -129,9 +129,7 @@ pub struct ObjectReference {
 /// An observation about a record. Serialized in camelCase.
 ///
 /// `#[non_exhaustive]`: flags will be added.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub enum Flag {

@@ -14,12 +14,7 @@ pub(crate) fn parse_duration(text: &str) -> Option<TimeDelta> {
     let mut number: Option<i64> = None;
     for c in text.chars() {
         if let Some(digit) = c.to_digit(10) {
-            number = Some(
-                number
-                    .unwrap_or(0)
-                    .checked_mul(10)?
-                    .checked_add(i64::from(digit))?,
-            );
+            number = Some(number.unwrap_or(0).checked_mul(10)?.checked_add(i64::from(digit))?);
             continue;
         }
         let seconds = match c {
@@ -77,10 +72,7 @@ mod tests {
     #[test]
     fn parses_kubectl_durations_and_series() {
         assert_eq!(parse_duration("4m43s"), Some(TimeDelta::seconds(283)));
-        assert_eq!(
-            parse_duration("4h48m"),
-            Some(TimeDelta::seconds(4 * 3600 + 48 * 60))
-        );
+        assert_eq!(parse_duration("4h48m"), Some(TimeDelta::seconds(4 * 3600 + 48 * 60)));
         assert_eq!(parse_duration("2y10d"), Some(TimeDelta::days(740)));
         for bad in ["", "4", "m", "4x", "4m3", "-4m", "99999999999999999999s"] {
             assert_eq!(parse_duration(bad), None, "{bad}");
@@ -88,11 +80,7 @@ mod tests {
         let age = parse_age("4m43s (x93 over 24m)").unwrap();
         assert_eq!(
             age,
-            Age {
-                last: Some(TimeDelta::seconds(283)),
-                first: Some(TimeDelta::minutes(24)),
-                count: Some(93)
-            }
+            Age { last: Some(TimeDelta::seconds(283)), first: Some(TimeDelta::minutes(24)), count: Some(93) }
         );
         assert_eq!(parse_age("<unknown>").unwrap().last, None);
         assert_eq!(parse_age("40s").unwrap().count, None);

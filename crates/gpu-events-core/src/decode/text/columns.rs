@@ -8,8 +8,8 @@ pub(crate) fn cells(line: &str) -> Vec<(usize, &str)> {
     let mut start: Option<usize> = None;
     let mut i = 0;
     while i < bytes.len() {
-        let gap = bytes[i] == b'\t'
-            || (bytes[i] == b' ' && bytes.get(i + 1).is_some_and(|b| *b == b' ' || *b == b'\t'));
+        let gap =
+            bytes[i] == b'\t' || (bytes[i] == b' ' && bytes.get(i + 1).is_some_and(|b| *b == b' ' || *b == b'\t'));
         if gap {
             if let Some(s) = start.take() {
                 out.push((s, &line[s..i]));
@@ -36,7 +36,8 @@ mod tests {
 
     #[test]
     fn splits_on_runs_of_spaces_and_tabs_only() {
-        let line = "  Warning  FailedScheduling  4m43s (x93 over 24m)  default-scheduler  0/2 nodes are available: 1 x.";
+        let line =
+            "  Warning  FailedScheduling  4m43s (x93 over 24m)  default-scheduler  0/2 nodes are available: 1 x.";
         let texts: Vec<&str> = cells(line).into_iter().map(|(_, t)| t).collect();
         assert_eq!(
             texts,
@@ -48,10 +49,7 @@ mod tests {
                 "0/2 nodes are available: 1 x."
             ]
         );
-        assert_eq!(
-            cells(" Warning FailedScheduling")[0],
-            (1, "Warning FailedScheduling")
-        );
+        assert_eq!(cells(" Warning FailedScheduling")[0], (1, "Warning FailedScheduling"));
         assert_eq!(cells("a\tb  ").len(), 2);
         assert!(cells("   ").is_empty());
         assert_eq!(cells("é  ü"), [(0, "é"), (4, "ü")]);

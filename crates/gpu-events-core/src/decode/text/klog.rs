@@ -32,10 +32,7 @@ pub(crate) fn is_log_line(line: &str) -> bool {
 /// Parse a klog `"Event occurred"` line; `now` supplies the year klog leaves out.
 pub(crate) fn parse_klog(line: &str, now: DateTime<Utc>) -> Option<LoggedEvent> {
     let (prefix, fields) = line.split_once(KLOG_MARKER)?;
-    let mut event = LoggedEvent {
-        time: klog_time(prefix.trim_start(), now),
-        ..LoggedEvent::default()
-    };
+    let mut event = LoggedEvent { time: klog_time(prefix.trim_start(), now), ..LoggedEvent::default() };
     for (key, value) in logfmt(fields) {
         match key {
             "object" => match value.split_once('/') {
@@ -69,15 +66,9 @@ fn klog_time(prefix: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     let day: u32 = rest.get(2..4)?.parse().ok()?;
     let clock = rest.get(4..)?.split_whitespace().next()?;
     let time = chrono::NaiveTime::parse_from_str(clock, "%H:%M:%S%.f").ok()?;
-    let at = |year| {
-        NaiveDate::from_ymd_opt(year, month, day).map(|d| Utc.from_utc_datetime(&d.and_time(time)))
-    };
+    let at = |year| NaiveDate::from_ymd_opt(year, month, day).map(|d| Utc.from_utc_datetime(&d.and_time(time)));
     let this_year = at(now.year())?;
-    if this_year > now + chrono::TimeDelta::days(1) {
-        at(now.year() - 1)
-    } else {
-        Some(this_year)
-    }
+    if this_year > now + chrono::TimeDelta::days(1) { at(now.year() - 1) } else { Some(this_year) }
 }
 
 /// `key="quoted value" key=bare` pairs; quoted values use Go escapes.
@@ -95,10 +86,7 @@ fn logfmt(text: &str) -> Vec<(&str, String)> {
             }
             let end = (i + 1).min(after.len());
             let quoted = after.get(..end).unwrap_or(after);
-            out.push((
-                key,
-                go_unquote(quoted).unwrap_or_else(|| quoted.trim_matches('"').to_owned()),
-            ));
+            out.push((key, go_unquote(quoted).unwrap_or_else(|| quoted.trim_matches('"').to_owned())));
             rest = after.get(end..).unwrap_or("").trim_start();
         } else {
             let end = after.find(' ').unwrap_or(after.len());
@@ -125,9 +113,7 @@ pub(crate) fn parse_e2e(line: &str) -> Option<LoggedEvent> {
         .ok()
         .map(|t| Utc.from_utc_datetime(&t))
         .or_else(|| {
-            DateTime::parse_from_str(time.trim_end_matches(" UTC"), "%Y-%m-%d %H:%M:%S %z")
-                .ok()
-                .map(|t| t.to_utc())
+            DateTime::parse_from_str(time.trim_end_matches(" UTC"), "%Y-%m-%d %H:%M:%S %z").ok().map(|t| t.to_utc())
         });
     Some(LoggedEvent {
         name: Some(name.to_owned()),
@@ -153,24 +139,11 @@ mod tests {
         assert_eq!(event.name.as_deref(), Some("llama-0"));
         assert_eq!(event.kind.as_deref(), Some("Pod"));
         assert_eq!(event.reason, "FailedScheduling");
-        assert_eq!(
-            event.message,
-            "0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: \"x\""
-        );
-        assert_eq!(
-            event.time.unwrap().to_rfc3339(),
-            "2026-11-30T05:40:02.123456+00:00"
-        );
+        assert_eq!(event.message, "0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: \"x\"");
+        assert_eq!(event.time.unwrap().to_rfc3339(), "2026-11-30T05:40:02.123456+00:00");
         // December lines read in January belong to the year before.
         let january = "2027-01-02T00:00:00Z".parse().unwrap();
-        assert_eq!(
-            parse_klog(&line.replace("I1130", "I1231"), january)
-                .unwrap()
-                .time
-                .unwrap()
-                .year(),
-            2026
-        );
+        assert_eq!(parse_klog(&line.replace("I1130", "I1231"), january).unwrap().time.unwrap().year(), 2026);
         assert!(parse_klog("I1130 random log line", now).is_none());
     }
 
@@ -179,15 +152,9 @@ mod tests {
         let line = "INFO: At 2017-07-25 07:39:30 +0000 UTC - event for cos-nvidia-installer: {daemonset-controller } FailedPlacement: failed to place pod on \"m\": Node didn't have enough resource: cpu, requested: 150, used: 950, capacity: 1000";
         let event = parse_e2e(line).unwrap();
         assert_eq!(event.name.as_deref(), Some("cos-nvidia-installer"));
-        assert_eq!(
-            (event.component.as_deref(), event.host.as_deref()),
-            (Some("daemonset-controller"), None)
-        );
+        assert_eq!((event.component.as_deref(), event.host.as_deref()), (Some("daemonset-controller"), None));
         assert_eq!(event.reason, "FailedPlacement");
         assert!(event.message.starts_with("failed to place pod on"));
-        assert_eq!(
-            event.time.unwrap().to_rfc3339(),
-            "2017-07-25T07:39:30+00:00"
-        );
+        assert_eq!(event.time.unwrap().to_rfc3339(), "2017-07-25T07:39:30+00:00");
     }
 }

@@ -22,17 +22,12 @@ use crate::record::{ObjectReference, RawEvent};
 /// Whether the input is one of the text formats rather than YAML: it has an event table header,
 /// an event row, or an event log line among its first lines.
 pub(crate) fn looks_like_text(input: &str) -> bool {
-    input
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .take(200)
-        .any(|line| {
-            klog::is_log_line(line)
-                || Header::parse(line).is_some()
-                || line.trim() == "Events:"
-                || Row::parse(line, None)
-                    .is_some_and(|row| row.type_.is_some() || row.object.is_some())
-        })
+    input.lines().filter(|l| !l.trim().is_empty()).take(200).any(|line| {
+        klog::is_log_line(line)
+            || Header::parse(line).is_some()
+            || line.trim() == "Events:"
+            || Row::parse(line, None).is_some_and(|row| row.type_.is_some() || row.object.is_some())
+    })
 }
 
 /// The object a describe section is about, from its `Name:`/`Namespace:`/`Kind:` lines.
@@ -55,21 +50,12 @@ impl Described {
         let value = value.trim();
         match key {
             // A new object starts at its Name.
-            "Name" => {
-                *self = Described {
-                    name: Some(value.to_owned()),
-                    ..Described::default()
-                }
-            }
+            "Name" => *self = Described { name: Some(value.to_owned()), ..Described::default() },
             "Namespace" => self.namespace = Some(value.to_owned()),
             "Kind" => self.kind = Some(value.to_owned()),
             // kubectl describe pod/node print no Kind line; their sections tell them apart.
-            "Containers" | "Init Containers" | "QoS Class" if self.kind.is_none() => {
-                self.kind = Some("Pod".to_owned())
-            }
-            "Taints" | "Roles" | "Capacity" if self.kind.is_none() => {
-                self.kind = Some("Node".to_owned())
-            }
+            "Containers" | "Init Containers" | "QoS Class" if self.kind.is_none() => self.kind = Some("Pod".to_owned()),
+            "Taints" | "Roles" | "Capacity" if self.kind.is_none() => self.kind = Some("Node".to_owned()),
             "Completions" if self.kind.is_none() => self.kind = Some("Job".to_owned()),
             "Desired Number of Nodes Scheduled" => self.kind = Some("DaemonSet".to_owned()),
             "StrategyType" if self.kind.is_none() => self.kind = Some("Deployment".to_owned()),
@@ -108,19 +94,13 @@ fn kind_of(lower: &str) -> String {
         "HorizontalPodAutoscaler",
     ];
     let kind = lower.split('.').next().unwrap_or(lower);
-    KINDS
-        .iter()
-        .find(|k| k.eq_ignore_ascii_case(kind))
-        .map_or_else(
-            || {
-                let mut chars = kind.chars();
-                chars
-                    .next()
-                    .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-                    .unwrap_or_default()
-            },
-            |k| (*k).to_owned(),
-        )
+    KINDS.iter().find(|k| k.eq_ignore_ascii_case(kind)).map_or_else(
+        || {
+            let mut chars = kind.chars();
+            chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
+        },
+        |k| (*k).to_owned(),
+    )
 }
 
 /// A row with the context it was found in, before it becomes a record.
@@ -152,12 +132,7 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
             out.push(match logged {
                 Some(event) => Ok(logged_record(&event)),
                 None => Err(DecodeError::Item {
-                    location: ItemLocation {
-                        document: 1,
-                        item: None,
-                        name: None,
-                        line: Some(number),
-                    },
+                    location: ItemLocation { document: 1, item: None, name: None, line: Some(number) },
                     message: "an event log line whose fields could not be read".to_owned(),
                 }),
             });
@@ -182,21 +157,13 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
         if let Some(row) = Row::parse(line, header.as_ref()) {
             flush(&mut pending, now, &mut out);
             in_events = true;
-            pending = Some(Pending {
-                message: row.message.to_owned(),
-                row,
-                object: described.clone(),
-            });
+            pending = Some(Pending { message: row.message.to_owned(), row, object: described.clone() });
 
             continue;
         }
         match &mut pending {
             // A wrapped message continues on the next line.
-            Some(p)
-                if in_events
-                    && !(line.starts_with(|c: char| !c.is_whitespace())
-                        && line.contains(":  ")) =>
-            {
+            Some(p) if in_events && !(line.starts_with(|c: char| !c.is_whitespace()) && line.contains(":  ")) => {
                 p.message.push(' ');
                 p.message.push_str(line.trim());
             }
@@ -214,11 +181,7 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
     out
 }
 
-fn flush(
-    pending: &mut Option<Pending<'_>>,
-    now: DateTime<Utc>,
-    out: &mut Vec<Result<EventRecord, DecodeError>>,
-) {
+fn flush(pending: &mut Option<Pending<'_>>, now: DateTime<Utc>, out: &mut Vec<Result<EventRecord, DecodeError>>) {
     if let Some(p) = pending.take() {
         out.push(Ok(row_record(p, now)));
     }
@@ -235,19 +198,11 @@ fn split_source(from: &str) -> (Option<&str>, Option<&str>) {
         Some((component, host)) => (component.trim(), Some(host.trim())),
         None => (from, None),
     };
-    (
-        Some(component).filter(|c| !c.is_empty()),
-        host.filter(|h| !h.is_empty()),
-    )
+    (Some(component).filter(|c| !c.is_empty()), host.filter(|h| !h.is_empty()))
 }
 
 fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
-    let Pending {
-        row,
-        message,
-        object,
-        ..
-    } = p;
+    let Pending { row, message, object, .. } = p;
     let (component, host) = row.from.map_or((None, None), split_source);
     let mut regarding = ObjectReference::default();
     match row.object.and_then(|o| o.split_once('/')) {
@@ -259,10 +214,7 @@ fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
         None => {
             regarding.kind = object.kind.clone();
             regarding.name = object.name.clone();
-            regarding.namespace = object
-                .namespace
-                .clone()
-                .or_else(|| row.namespace.map(str::to_owned));
+            regarding.namespace = object.namespace.clone().or_else(|| row.namespace.map(str::to_owned));
         }
     }
     // kubectl ≥1.35 describe prefixes container events with `spec.containers{NAME}: `.
@@ -278,14 +230,8 @@ fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
     if let Some(sub) = row.subobject.filter(|s| *s != "<none>") {
         regarding.field_path = Some(sub.to_owned());
     }
-    let Age { last, first, count } = row.age.unwrap_or(Age {
-        last: None,
-        first: None,
-        count: None,
-    });
-    let first = first
-        .or_else(|| row.first_seen.and_then(|a| a.last))
-        .or(last);
+    let Age { last, first, count } = row.age.unwrap_or(Age { last: None, first: None, count: None });
+    let first = first.or_else(|| row.first_seen.and_then(|a| a.last)).or(last);
     let namespace = regarding.namespace.clone();
     RawEvent {
         reason: Some(row.reason),

@@ -87,18 +87,14 @@ fn is_type(text: &str) -> bool {
 /// A reason is one token: letters, digits and the `.`/`/`/`-`/`_` of `OutOfnvidia.com/gpu`.
 fn is_reason(text: &str) -> bool {
     text.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '-' | '_'))
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '-' | '_'))
 }
 
 /// `kind/name` as in `pod/llama-0` or `daemonset/nvidia-dcgm-exporter`.
 fn is_object(text: &str) -> bool {
     text.split_once('/').is_some_and(|(kind, name)| {
         !kind.is_empty()
-            && kind
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c == '.' || c.is_ascii_digit())
+            && kind.chars().all(|c| c.is_ascii_lowercase() || c == '.' || c.is_ascii_digit())
             && !name.is_empty()
             && !name.contains(char::is_whitespace)
     })
@@ -232,51 +228,43 @@ mod tests {
 
     #[test]
     fn describe_rows_with_and_without_header() {
-        let header =
-            Header::parse("  Type     Reason     Age                   From               Message")
-                .unwrap();
+        let header = Header::parse("  Type     Reason     Age                   From               Message").unwrap();
         let line = "  Warning  Failed     86s (x26 over 6m37s)  kubelet            Error: failed to create containerd container: CDI device injection failed";
         let row = Row::parse(line, Some(&header)).unwrap();
-        assert_eq!(
-            (row.type_, row.reason, row.from),
-            (Some("Warning"), "Failed", Some("kubelet"))
-        );
+        assert_eq!((row.type_, row.reason, row.from), (Some("Warning"), "Failed", Some("kubelet")));
         assert_eq!(row.age.unwrap().count, Some(26));
         assert!(row.message.starts_with("Error: failed"));
         assert_eq!(Row::parse(line, None).unwrap(), row);
 
         // No age column (KAI case 045).
-        let row = Row::parse("Warning  Unschedulable  kai-scheduler  No nodes with enough resources were found: 2 node(s).", None).unwrap();
-        assert_eq!(
-            (row.reason, row.from, row.age),
-            ("Unschedulable", Some("kai-scheduler"), None)
-        );
+        let row = Row::parse(
+            "Warning  Unschedulable  kai-scheduler  No nodes with enough resources were found: 2 node(s).",
+            None,
+        )
+        .unwrap();
+        assert_eq!((row.reason, row.from, row.age), ("Unschedulable", Some("kai-scheduler"), None));
         assert!(row.message.starts_with("No nodes"));
     }
 
     #[test]
     fn get_events_rows() {
-        let header = Header::parse(
-            "NAMESPACE     LAST SEEN   TYPE      REASON     OBJECT                   MESSAGE",
-        )
-        .unwrap();
-        let line = "kube-system   8s          Warning   Occur      pod/ascend-dp-910-dlpmv   device fault, nodeName:node-a";
+        let header =
+            Header::parse("NAMESPACE     LAST SEEN   TYPE      REASON     OBJECT                   MESSAGE").unwrap();
+        let line =
+            "kube-system   8s          Warning   Occur      pod/ascend-dp-910-dlpmv   device fault, nodeName:node-a";
         let row = Row::parse(line, Some(&header)).unwrap();
         assert_eq!(
             (row.namespace, row.object, row.reason),
-            (
-                Some("kube-system"),
-                Some("pod/ascend-dp-910-dlpmv"),
-                "Occur"
-            )
+            (Some("kube-system"), Some("pod/ascend-dp-910-dlpmv"), "Occur")
         );
         assert_eq!(Row::parse(line, None).unwrap(), row);
         // Partial row: REASON OBJECT MESSAGE only (case 025).
-        let row = Row::parse("FailedScheduling    pod/model-2    0/1 nodes are available: 1 Insufficient nvidia.com/gpu.", None).unwrap();
-        assert_eq!(
-            (row.type_, row.reason, row.object),
-            (None, "FailedScheduling", Some("pod/model-2"))
-        );
+        let row = Row::parse(
+            "FailedScheduling    pod/model-2    0/1 nodes are available: 1 Insufficient nvidia.com/gpu.",
+            None,
+        )
+        .unwrap();
+        assert_eq!((row.type_, row.reason, row.object), (None, "FailedScheduling", Some("pod/model-2")));
     }
 
     #[test]
@@ -285,22 +273,13 @@ mod tests {
         let line = "33s         Normal   Pulled    pod/a     spec.x      kubelet, node-a   Image pulled   5m           3       a.17f0";
         let row = Row::parse(line, Header::parse(header).as_ref()).unwrap();
         assert_eq!(row.message, "Image pulled");
-        assert_eq!(
-            (row.count, row.event_name, row.from),
-            (Some(3), Some("a.17f0"), Some("kubelet, node-a"))
-        );
+        assert_eq!((row.count, row.event_name, row.from), (Some(3), Some("a.17f0"), Some("kubelet, node-a")));
     }
 
     #[test]
     fn non_rows_are_rejected() {
-        for line in [
-            "Name:         gpu-pod",
-            "Events:  <none>",
-            "  ----     ------",
-            "just text",
-            "",
-            "Labels:  app=x",
-        ] {
+        for line in ["Name:         gpu-pod", "Events:  <none>", "  ----     ------", "just text", "", "Labels:  app=x"]
+        {
             assert!(Row::parse(line, None).is_none(), "{line:?}");
         }
     }

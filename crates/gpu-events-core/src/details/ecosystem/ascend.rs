@@ -46,12 +46,7 @@ impl NpuDeviceFault {
             assertion: assertion.to_owned(),
             card_id: card.parse().ok()?,
             device_id: device.parse().ok()?,
-            fault_codes: codes
-                .split(',')
-                .map(str::trim)
-                .filter(|c| !c.is_empty())
-                .map(str::to_owned)
-                .collect(),
+            fault_codes: codes.split(',').map(str::trim).filter(|c| !c.is_empty()).map(str::to_owned).collect(),
             fault_level_name: level.to_owned(),
             alarm_raised_time: time.to_owned(),
         })
@@ -59,11 +54,9 @@ impl NpuDeviceFault {
 }
 
 /// Grammar of the Ascend device plugin `Occur`, `Recovery` and `Notice`.
-pub(crate) static NPU_DEVICE_FAULT: Grammar =
-    Grammar::new(&["npuDeviceFault"], |note: &Note<'_>| {
-        NpuDeviceFault::parse(note.text)
-            .map(|d| Details::Ecosystem(EcosystemDetails::NpuDeviceFault(d)))
-    });
+pub(crate) static NPU_DEVICE_FAULT: Grammar = Grammar::new(&["npuDeviceFault"], |note: &Note<'_>| {
+    NpuDeviceFault::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::NpuDeviceFault(d)))
+});
 
 #[cfg(test)]
 mod tests {

@@ -57,10 +57,8 @@ impl ScaleUpGroup {
 impl TriggeredScaleUp {
     /// Parse `pod triggered scale-up: [{...} ...]` or the pre-1.0 single-group form.
     pub fn parse(note: &str) -> Option<Self> {
-        if let Some([group, from, to]) = captures(
-            "pod triggered scale-up, group: %s, sizes (current/new): %d/%d",
-            note,
-        ) {
+        if let Some([group, from, to]) = captures("pod triggered scale-up, group: %s, sizes (current/new): %d/%d", note)
+        {
             return Some(TriggeredScaleUp {
                 groups: vec![ScaleUpGroup {
                     group: group.to_owned(),
@@ -70,9 +68,7 @@ impl TriggeredScaleUp {
                 }],
             });
         }
-        let list = note
-            .strip_prefix("pod triggered scale-up: [")?
-            .strip_suffix(']')?;
+        let list = note.strip_prefix("pod triggered scale-up: [")?.strip_suffix(']')?;
         let mut groups = Vec::new();
         let mut rest = list.trim_start();
         while !rest.is_empty() {
@@ -85,11 +81,9 @@ impl TriggeredScaleUp {
 }
 
 /// Grammar of cluster-autoscaler `TriggeredScaleUp`.
-pub(crate) static TRIGGERED_SCALE_UP: Grammar =
-    Grammar::new(&["triggeredScaleUp"], |note: &Note<'_>| {
-        TriggeredScaleUp::parse(note.text)
-            .map(|d| Details::Ecosystem(EcosystemDetails::TriggeredScaleUp(d)))
-    });
+pub(crate) static TRIGGERED_SCALE_UP: Grammar = Grammar::new(&["triggeredScaleUp"], |note: &Note<'_>| {
+    TriggeredScaleUp::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::TriggeredScaleUp(d)))
+});
 
 /// No node group could be grown for the Pod (kubernetes/autoscaler cluster-autoscaler/processors/
 /// status/eventing_scale_up_processor.go `ReasonsMessage`, core/scaleup/orchestrator/
@@ -137,10 +131,7 @@ impl NotTriggerScaleUp {
             if rest.is_empty() {
                 (true, "")
             } else {
-                (
-                    true,
-                    rest.strip_prefix(": ").or_else(|| rest.strip_prefix(':'))?,
-                )
+                (true, rest.strip_prefix(": ").or_else(|| rest.strip_prefix(':'))?)
             }
         } else {
             let rest = note.strip_prefix("pod didn't trigger scale-up:")?;
@@ -153,31 +144,22 @@ impl NotTriggerScaleUp {
                 .map(|entry| {
                     let entry = entry.trim();
                     match entry.split_once(' ') {
-                        Some((count, reason)) if starts_with_count(entry) => NodeGroupReason {
-                            count: count.parse().ok(),
-                            reason: reason.to_owned(),
-                        },
-                        _ => NodeGroupReason {
-                            count: None,
-                            reason: entry.to_owned(),
-                        },
+                        Some((count, reason)) if starts_with_count(entry) => {
+                            NodeGroupReason { count: count.parse().ok(), reason: reason.to_owned() }
+                        }
+                        _ => NodeGroupReason { count: None, reason: entry.to_owned() },
                     }
                 })
                 .collect()
         };
-        Some(NotTriggerScaleUp {
-            wouldnt_fit,
-            reasons,
-        })
+        Some(NotTriggerScaleUp { wouldnt_fit, reasons })
     }
 }
 
 /// Grammar of cluster-autoscaler `NotTriggerScaleUp`.
-pub(crate) static NOT_TRIGGER_SCALE_UP: Grammar =
-    Grammar::new(&["notTriggerScaleUp"], |note: &Note<'_>| {
-        NotTriggerScaleUp::parse(note.text)
-            .map(|d| Details::Ecosystem(EcosystemDetails::NotTriggerScaleUp(d)))
-    });
+pub(crate) static NOT_TRIGGER_SCALE_UP: Grammar = Grammar::new(&["notTriggerScaleUp"], |note: &Note<'_>| {
+    NotTriggerScaleUp::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::NotTriggerScaleUp(d)))
+});
 
 /// A scale-down step or failure on a Node or Pod (`ScaleDown`, `ScaleDownFailed`;
 /// kubernetes/autoscaler cluster-autoscaler/core/scaledown/actuation/actuator.go, drain.go,
@@ -217,53 +199,26 @@ impl ScaleDown {
     /// Parse one of the known `ScaleDown` / `ScaleDownFailed` notes.
     pub fn parse(note: &str) -> Option<Self> {
         let fixed = [
-            (
-                "marked the node as toBeDeleted/unschedulable",
-                ScaleDownStep::MarkedToBeDeleted,
-            ),
-            (
-                "deleting pod for node scale down",
-                ScaleDownStep::DeletingPod,
-            ),
-            (
-                "node removed by cluster autoscaler",
-                ScaleDownStep::NodeRemoved,
-            ),
+            ("marked the node as toBeDeleted/unschedulable", ScaleDownStep::MarkedToBeDeleted),
+            ("deleting pod for node scale down", ScaleDownStep::DeletingPod),
+            ("node removed by cluster autoscaler", ScaleDownStep::NodeRemoved),
             ("failed to delete the node", ScaleDownStep::DeleteFailed),
             ("failed to delete node", ScaleDownStep::DeleteFailed),
-            (
-                "failed to drain the node, aborting ScaleDown",
-                ScaleDownStep::DrainFailed,
-            ),
-            (
-                "failed to delete pod for ScaleDown",
-                ScaleDownStep::PodDeleteFailed,
-            ),
+            ("failed to drain the node, aborting ScaleDown", ScaleDownStep::DrainFailed),
+            ("failed to delete pod for ScaleDown", ScaleDownStep::PodDeleteFailed),
         ];
         if let Some((_, step)) = fixed.iter().find(|(text, _)| *text == note) {
-            return Some(ScaleDown {
-                step: *step,
-                error: None,
-            });
+            return Some(ScaleDown { step: *step, error: None });
         }
         let with_error = [
-            (
-                "failed to mark the node as toBeDeleted/unschedulable: ",
-                ScaleDownStep::MarkFailed,
-            ),
+            ("failed to mark the node as toBeDeleted/unschedulable: ", ScaleDownStep::MarkFailed),
             ("failed to delete empty node: ", ScaleDownStep::DeleteFailed),
             ("failed to delete the node: ", ScaleDownStep::DeleteFailed),
-            (
-                "failed to drain and delete node: ",
-                ScaleDownStep::DrainFailed,
-            ),
+            ("failed to drain and delete node: ", ScaleDownStep::DrainFailed),
         ];
         with_error.iter().find_map(|(prefix, step)| {
             let error = note.strip_prefix(prefix)?;
-            Some(ScaleDown {
-                step: *step,
-                error: Some(error.to_owned()),
-            })
+            Some(ScaleDown { step: *step, error: Some(error.to_owned()) })
         })
     }
 }
@@ -279,45 +234,18 @@ mod tests {
 
     #[test]
     fn triggered_scale_up_lists_groups() {
-        let d = TriggeredScaleUp::parse(
-            "pod triggered scale-up: [{aks-gpunp-98036146-vmss 1->2 (max: 2)}]",
-        )
-        .unwrap();
-        assert_eq!(
-            d.groups,
-            [ScaleUpGroup {
-                group: "aks-gpunp-98036146-vmss".into(),
-                from: 1,
-                to: 2,
-                max: Some(2)
-            }]
-        );
+        let d = TriggeredScaleUp::parse("pod triggered scale-up: [{aks-gpunp-98036146-vmss 1->2 (max: 2)}]").unwrap();
+        assert_eq!(d.groups, [ScaleUpGroup { group: "aks-gpunp-98036146-vmss".into(), from: 1, to: 2, max: Some(2) }]);
         let d = TriggeredScaleUp::parse(
             "pod triggered scale-up: [{https://www.googleapis.com/compute/v1/projects/project-a/zones/us-central1-a/instanceGroups/gke-cluster-a-gpu-pool-1a2b3c4d-grp 0->1 (max: 10)} {eks-gpu-2 3->5 (max: 8)}]",
         )
         .unwrap();
         assert_eq!(d.groups.len(), 2);
-        assert!(
-            d.groups[0]
-                .group
-                .ends_with("gke-cluster-a-gpu-pool-1a2b3c4d-grp")
-        );
-        assert_eq!(
-            (d.groups[0].from, d.groups[0].to, d.groups[0].max),
-            (0, 1, Some(10))
-        );
-        assert_eq!(
-            (d.groups[1].group.as_str(), d.groups[1].to),
-            ("eks-gpu-2", 5)
-        );
-        let d = TriggeredScaleUp::parse(
-            "pod triggered scale-up, group: gpu-asg, sizes (current/new): 1/3",
-        )
-        .unwrap();
-        assert_eq!(
-            (d.groups[0].from, d.groups[0].to, d.groups[0].max),
-            (1, 3, None)
-        );
+        assert!(d.groups[0].group.ends_with("gke-cluster-a-gpu-pool-1a2b3c4d-grp"));
+        assert_eq!((d.groups[0].from, d.groups[0].to, d.groups[0].max), (0, 1, Some(10)));
+        assert_eq!((d.groups[1].group.as_str(), d.groups[1].to), ("eks-gpu-2", 5));
+        let d = TriggeredScaleUp::parse("pod triggered scale-up, group: gpu-asg, sizes (current/new): 1/3").unwrap();
+        assert_eq!((d.groups[0].from, d.groups[0].to, d.groups[0].max), (1, 3, None));
     }
 
     #[test]
@@ -336,39 +264,21 @@ mod tests {
 
     #[test]
     fn not_trigger_scale_up_forms() {
-        let d =
-            NotTriggerScaleUp::parse("pod didn't trigger scale-up: 2 max node group size reached")
-                .unwrap();
+        let d = NotTriggerScaleUp::parse("pod didn't trigger scale-up: 2 max node group size reached").unwrap();
         assert!(!d.wouldnt_fit);
-        assert_eq!(
-            d.reasons,
-            [NodeGroupReason {
-                count: Some(2),
-                reason: "max node group size reached".into()
-            }]
-        );
+        assert_eq!(d.reasons, [NodeGroupReason { count: Some(2), reason: "max node group size reached".into() }]);
 
         let d = NotTriggerScaleUp::parse(
             "pod didn't trigger scale-up: 1 node(s) had untolerated taint {nvidia.com/gpu: present}, 3 Insufficient nvidia.com/gpu, 2 exceeded quota: \"gpu-quota\", resources: nvidia.com/gpu, 1 in backoff after failed scale-up",
         )
         .unwrap();
-        let reasons: Vec<_> = d
-            .reasons
-            .iter()
-            .map(|r| (r.count, r.reason.as_str()))
-            .collect();
+        let reasons: Vec<_> = d.reasons.iter().map(|r| (r.count, r.reason.as_str())).collect();
         assert_eq!(
             reasons,
             [
-                (
-                    Some(1),
-                    "node(s) had untolerated taint {nvidia.com/gpu: present}"
-                ),
+                (Some(1), "node(s) had untolerated taint {nvidia.com/gpu: present}"),
                 (Some(3), "Insufficient nvidia.com/gpu"),
-                (
-                    Some(2),
-                    "exceeded quota: \"gpu-quota\", resources: nvidia.com/gpu"
-                ),
+                (Some(2), "exceeded quota: \"gpu-quota\", resources: nvidia.com/gpu"),
                 (Some(1), "in backoff after failed scale-up"),
             ]
         );
@@ -381,24 +291,14 @@ mod tests {
         .unwrap();
         assert!(d.wouldnt_fit);
         assert_eq!(d.reasons.len(), 2);
-        let d = NotTriggerScaleUp::parse(
-            "pod didn't trigger scale-up (it wouldn't fit if a new node is added)",
-        )
-        .unwrap();
+        let d =
+            NotTriggerScaleUp::parse("pod didn't trigger scale-up (it wouldn't fit if a new node is added)").unwrap();
         assert!(d.wouldnt_fit && d.reasons.is_empty());
-        let d = NotTriggerScaleUp::parse(
-            "pod didn't trigger scale-up: max total nodes in cluster reached",
-        )
-        .unwrap();
+        let d = NotTriggerScaleUp::parse("pod didn't trigger scale-up: max total nodes in cluster reached").unwrap();
         assert_eq!(d.reasons[0].count, None);
+        assert_eq!(NotTriggerScaleUp::parse("pod triggered scale-up: [{g 1->2 (max: 3)}]"), None);
         assert_eq!(
-            NotTriggerScaleUp::parse("pod triggered scale-up: [{g 1->2 (max: 3)}]"),
-            None
-        );
-        assert_eq!(
-            NotTriggerScaleUp::parse(
-                "pod didn't trigger scale-up (it wouldn't fit if a new node is added)!"
-            ),
+            NotTriggerScaleUp::parse("pod didn't trigger scale-up (it wouldn't fit if a new node is added)!"),
             None
         );
     }
@@ -407,26 +307,14 @@ mod tests {
     fn scale_down_steps() {
         let d = ScaleDown::parse("marked the node as toBeDeleted/unschedulable").unwrap();
         assert_eq!((d.step, d.error), (ScaleDownStep::MarkedToBeDeleted, None));
-        assert_eq!(
-            ScaleDown::parse("deleting pod for node scale down")
-                .unwrap()
-                .step,
-            ScaleDownStep::DeletingPod
-        );
-        let d = ScaleDown::parse(
-            "failed to mark the node as toBeDeleted/unschedulable: nodes \"node-a\" is forbidden",
-        )
-        .unwrap();
+        assert_eq!(ScaleDown::parse("deleting pod for node scale down").unwrap().step, ScaleDownStep::DeletingPod);
+        let d = ScaleDown::parse("failed to mark the node as toBeDeleted/unschedulable: nodes \"node-a\" is forbidden")
+            .unwrap();
         assert_eq!(d.step, ScaleDownStep::MarkFailed);
         assert_eq!(d.error.as_deref(), Some("nodes \"node-a\" is forbidden"));
+        assert_eq!(ScaleDown::parse("failed to delete the node").unwrap().step, ScaleDownStep::DeleteFailed);
         assert_eq!(
-            ScaleDown::parse("failed to delete the node").unwrap().step,
-            ScaleDownStep::DeleteFailed
-        );
-        assert_eq!(
-            ScaleDown::parse("failed to drain the node, aborting ScaleDown")
-                .unwrap()
-                .step,
+            ScaleDown::parse("failed to drain the node, aborting ScaleDown").unwrap().step,
             ScaleDownStep::DrainFailed
         );
         assert_eq!(ScaleDown::parse("marked the node"), None);

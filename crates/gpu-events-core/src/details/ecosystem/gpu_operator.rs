@@ -89,38 +89,14 @@ const FORMATS: &[(&str, DriverUpgradeStep, &[Role])] = {
     use DriverUpgradeStep as S;
     use Role::{Error, Key, State, Value};
     &[
-        (
-            "Successfully updated node state label to %s",
-            S::StateLabelUpdated,
-            &[State],
-        ),
-        (
-            "Failed to update node state label to %s, %s",
-            S::StateLabelUpdateFailed,
-            &[State, Error],
-        ),
-        (
-            "Successfully updated node annotation to %s=%s",
-            S::AnnotationUpdated,
-            &[Key, Value],
-        ),
-        (
-            "Failed to update node annotation to %s=%s: %s",
-            S::AnnotationUpdateFailed,
-            &[Key, Value, Error],
-        ),
-        (
-            "Failed to update node annotation %s=%s: %s",
-            S::AnnotationUpdateFailed,
-            &[Key, Value, Error],
-        ),
+        ("Successfully updated node state label to %s", S::StateLabelUpdated, &[State]),
+        ("Failed to update node state label to %s, %s", S::StateLabelUpdateFailed, &[State, Error]),
+        ("Successfully updated node annotation to %s=%s", S::AnnotationUpdated, &[Key, Value]),
+        ("Failed to update node annotation to %s=%s: %s", S::AnnotationUpdateFailed, &[Key, Value, Error]),
+        ("Failed to update node annotation %s=%s: %s", S::AnnotationUpdateFailed, &[Key, Value, Error]),
         ("Scheduling drain of the node", S::DrainScheduled, &[]),
         ("Successfully drained the node", S::Drained, &[]),
-        (
-            "Deleted workload pods on the node for the driver upgrade",
-            S::WorkloadPodsDeleted,
-            &[],
-        ),
+        ("Deleted workload pods on the node for the driver upgrade", S::WorkloadPodsDeleted, &[]),
         ("Failed to cordon the node, %s", S::CordonFailed, &[Error]),
         ("Failed to drain the node, %s", S::DrainFailed, &[Error]),
         (
@@ -128,11 +104,7 @@ const FORMATS: &[(&str, DriverUpgradeStep, &[Role])] = {
             S::WorkloadPodDeletionFailed,
             &[Error],
         ),
-        (
-            "Failed to handle timeout for job completions, %s",
-            S::JobCompletionTimeoutFailed,
-            &[Error],
-        ),
+        ("Failed to handle timeout for job completions, %s", S::JobCompletionTimeoutFailed, &[Error]),
         (
             "Failed to remove annotation used to track job completions: %s",
             S::JobCompletionAnnotationRemovalFailed,
@@ -143,16 +115,8 @@ const FORMATS: &[(&str, DriverUpgradeStep, &[Role])] = {
             S::PodDeletionFallbackToDrain,
             &[],
         ),
-        (
-            "Failed to restart driver pod %s",
-            S::DriverPodRestartFailed,
-            &[Error],
-        ),
-        (
-            "Failed to handle timeout for validation state",
-            S::ValidationTimeoutFailed,
-            &[],
-        ),
+        ("Failed to restart driver pod %s", S::DriverPodRestartFailed, &[Error]),
+        ("Failed to handle timeout for validation state", S::ValidationTimeoutFailed, &[]),
     ]
 };
 
@@ -246,30 +210,19 @@ mod tests {
 
     #[test]
     fn state_labels_in_both_forms() {
-        let d =
-            DriverUpgrade::parse("Successfully updated node state label to upgrade-done").unwrap();
+        let d = DriverUpgrade::parse("Successfully updated node state label to upgrade-done").unwrap();
         assert_eq!(d.step, DriverUpgradeStep::StateLabelUpdated);
-        assert_eq!(
-            (d.state.as_deref(), d.legacy_format),
-            (Some("upgrade-done"), false)
-        );
-        let d = DriverUpgrade::parse("Successfully updated node state label to [cordon-required]")
+        assert_eq!((d.state.as_deref(), d.legacy_format), (Some("upgrade-done"), false));
+        let d = DriverUpgrade::parse("Successfully updated node state label to [cordon-required]").unwrap();
+        assert_eq!((d.state.as_deref(), d.legacy_format), (Some("cordon-required"), true));
+        let d = DriverUpgrade::parse("Failed to update node state label to upgrade-failed, nodes \"node-a\" not found")
             .unwrap();
-        assert_eq!(
-            (d.state.as_deref(), d.legacy_format),
-            (Some("cordon-required"), true)
-        );
-        let d = DriverUpgrade::parse(
-            "Failed to update node state label to upgrade-failed, nodes \"node-a\" not found",
-        )
-        .unwrap();
         assert_eq!(d.step, DriverUpgradeStep::StateLabelUpdateFailed);
         assert_eq!(d.state.as_deref(), Some("upgrade-failed"));
         assert_eq!(d.error.as_deref(), Some("nodes \"node-a\" not found"));
-        let d = DriverUpgrade::parse(
-            "Failed to update node state label to [upgrade-failed conflict, retry], %!s(MISSING)",
-        )
-        .unwrap();
+        let d =
+            DriverUpgrade::parse("Failed to update node state label to [upgrade-failed conflict, retry], %!s(MISSING)")
+                .unwrap();
         assert!(d.legacy_format);
         assert_eq!(d.state.as_deref(), Some("upgrade-failed"));
         assert_eq!(d.error.as_deref(), Some("conflict, retry"));
@@ -282,74 +235,41 @@ mod tests {
         )
         .unwrap();
         assert_eq!(d.step, DriverUpgradeStep::AnnotationUpdated);
-        assert_eq!(
-            d.annotation_key.as_deref(),
-            Some("nvidia.com/gpu-driver-upgrade-validation-start-time")
-        );
+        assert_eq!(d.annotation_key.as_deref(), Some("nvidia.com/gpu-driver-upgrade-validation-start-time"));
         assert_eq!(d.annotation_value.as_deref(), Some("1727183014"));
         let d = DriverUpgrade::parse(
             "Successfully updated node annotation to [nvidia.com/gpu-driver-upgrade-validation-start-time 1727183014]=%!s(MISSING)",
         )
         .unwrap();
         assert!(d.legacy_format);
-        assert_eq!(
-            d.annotation_key.as_deref(),
-            Some("nvidia.com/gpu-driver-upgrade-validation-start-time")
-        );
+        assert_eq!(d.annotation_key.as_deref(), Some("nvidia.com/gpu-driver-upgrade-validation-start-time"));
         assert_eq!(d.annotation_value.as_deref(), Some("1727183014"));
         let d = DriverUpgrade::parse("Failed to update node annotation to k=v: conflict").unwrap();
         assert_eq!(d.step, DriverUpgradeStep::AnnotationUpdateFailed);
-        assert_eq!(
-            (d.annotation_key.as_deref(), d.error.as_deref()),
-            (Some("k"), Some("conflict"))
-        );
+        assert_eq!((d.annotation_key.as_deref(), d.error.as_deref()), (Some("k"), Some("conflict")));
         let d = DriverUpgrade::parse("Failed to update node annotation k=v: conflict").unwrap();
-        assert_eq!(
-            (d.annotation_key.as_deref(), d.annotation_value.as_deref()),
-            (Some("k"), Some("v"))
-        );
+        assert_eq!((d.annotation_key.as_deref(), d.annotation_value.as_deref()), (Some("k"), Some("v")));
     }
 
     #[test]
     fn drain_cordon_and_pod_steps() {
         for (note, step) in [
-            (
-                "Scheduling drain of the node",
-                DriverUpgradeStep::DrainScheduled,
-            ),
+            ("Scheduling drain of the node", DriverUpgradeStep::DrainScheduled),
             ("Successfully drained the node", DriverUpgradeStep::Drained),
-            (
-                "Deleted workload pods on the node for the driver upgrade",
-                DriverUpgradeStep::WorkloadPodsDeleted,
-            ),
+            ("Deleted workload pods on the node for the driver upgrade", DriverUpgradeStep::WorkloadPodsDeleted),
             (
                 "Pod deletion failed but drain is enabled in spec. Will attempt a node drain",
                 DriverUpgradeStep::PodDeletionFallbackToDrain,
             ),
-            (
-                "Failed to handle timeout for validation state",
-                DriverUpgradeStep::ValidationTimeoutFailed,
-            ),
+            ("Failed to handle timeout for validation state", DriverUpgradeStep::ValidationTimeoutFailed),
         ] {
             let d = DriverUpgrade::parse(note).unwrap();
-            assert_eq!(
-                (d.step, d.error, d.legacy_format),
-                (step, None, false),
-                "{note}"
-            );
+            assert_eq!((d.step, d.error, d.legacy_format), (step, None, false), "{note}");
         }
-        let d = DriverUpgrade::parse("Successfully drained the node%!(EXTRA []interface {}=[])")
-            .unwrap();
-        assert_eq!(
-            (d.step, d.legacy_format),
-            (DriverUpgradeStep::Drained, true)
-        );
+        let d = DriverUpgrade::parse("Successfully drained the node%!(EXTRA []interface {}=[])").unwrap();
+        assert_eq!((d.step, d.legacy_format), (DriverUpgradeStep::Drained, true));
         for (note, step, error) in [
-            (
-                "Failed to cordon the node, timeout",
-                DriverUpgradeStep::CordonFailed,
-                "timeout",
-            ),
+            ("Failed to cordon the node, timeout", DriverUpgradeStep::CordonFailed, "timeout"),
             (
                 "Failed to drain the node, [cannot evict pod as it would violate the pod's disruption budget]",
                 DriverUpgradeStep::DrainFailed,
@@ -360,11 +280,7 @@ mod tests {
                 DriverUpgradeStep::WorkloadPodDeletionFailed,
                 "pods not deleted",
             ),
-            (
-                "Failed to handle timeout for job completions, x",
-                DriverUpgradeStep::JobCompletionTimeoutFailed,
-                "x",
-            ),
+            ("Failed to handle timeout for job completions, x", DriverUpgradeStep::JobCompletionTimeoutFailed, "x"),
             (
                 "Failed to remove annotation used to track job completions: y",
                 DriverUpgradeStep::JobCompletionAnnotationRemovalFailed,

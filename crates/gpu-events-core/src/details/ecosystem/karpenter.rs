@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::EcosystemDetails;
 use super::text::{
-    closing_bracket, key_values, pretty_slice, quantity_map, quoted_prefix, split_top_level,
-    split_top_level_where, structured_suffix, unquote_or_keep,
+    closing_bracket, key_values, pretty_slice, quantity_map, quoted_prefix, split_top_level, split_top_level_where,
+    structured_suffix, unquote_or_keep,
 };
 use crate::details::template::captures;
 use crate::details::{Details, Grammar, Note, Quantity};
@@ -36,10 +36,7 @@ impl Nominated {
             Some((claim, node)) => (claim, Some(node.to_owned())),
             None => (target, None),
         };
-        (!claim.is_empty()).then(|| Nominated {
-            node_claim: claim.to_owned(),
-            node,
-        })
+        (!claim.is_empty()).then(|| Nominated { node_claim: claim.to_owned(), node })
     }
 }
 
@@ -162,12 +159,10 @@ impl KarpenterRequirement {
         {
             let inner = rest.get(1..end - 1).unwrap_or("");
             let (values, more) = match inner.rsplit_once(" and ") {
-                Some((values, tail)) => {
-                    match tail.strip_suffix(" others").and_then(|n| n.parse().ok()) {
-                        Some(n) => (values, Some(n)),
-                        None => (inner, None),
-                    }
-                }
+                Some((values, tail)) => match tail.strip_suffix(" others").and_then(|n| n.parse().ok()) {
+                    Some(n) => (values, Some(n)),
+                    None => (inner, None),
+                },
                 None => (inner, None),
             };
             requirement.values = values.split_whitespace().map(str::to_owned).collect();
@@ -189,10 +184,7 @@ impl KarpenterRequirement {
 
     /// Parse `Requirements.String`: requirements joined by `, `.
     pub fn parse_list(text: &str) -> Vec<Self> {
-        split_top_level(text, ", ")
-            .filter(|item| !item.trim().is_empty())
-            .map(Self::parse)
-            .collect()
+        split_top_level(text, ", ").filter(|item| !item.trim().is_empty()).map(Self::parse).collect()
     }
 }
 
@@ -265,8 +257,7 @@ impl KarpenterIncompatibility {
             }
         }
         let mut reason = sentence;
-        if let Some(rest) = sentence.strip_prefix("all available instance types exceed limits for ")
-        {
+        if let Some(rest) = sentence.strip_prefix("all available instance types exceed limits for ") {
             self.cause = KarpenterCause::LimitsExceeded;
             // v0.3x–v1.0: `... for nodepool: "name"` / `... for provisioner: "name"`.
             for owner in ["nodepool", "provisioner"] {
@@ -274,9 +265,7 @@ impl KarpenterIncompatibility {
                     let name = name.strip_prefix(':').unwrap_or(name).trim_start();
                     if let Some((name, "")) = quoted_prefix(name) {
                         self.node_pool.get_or_insert(name);
-                        reason = sentence
-                            .get(..sentence.len() - rest.len() + owner.len())
-                            .unwrap_or(sentence);
+                        reason = sentence.get(..sentence.len() - rest.len() + owner.len()).unwrap_or(sentence);
                     }
                 }
             }
@@ -303,11 +292,10 @@ impl KarpenterIncompatibility {
             {
                 self.resources = quantity_map(json);
                 if let Some(after) = after.strip_prefix(" and requirements ") {
-                    let (requirements, why) =
-                        match after.strip_suffix(')').and_then(|a| a.split_once(" (")) {
-                            Some((requirements, why)) => (requirements, Some(why)),
-                            None => (after, None),
-                        };
+                    let (requirements, why) = match after.strip_suffix(')').and_then(|a| a.split_once(" (")) {
+                        Some((requirements, why)) => (requirements, Some(why)),
+                        None => (after, None),
+                    };
                     self.requirements = KarpenterRequirement::parse_list(requirements);
                     if let Some(why) = why {
                         reason = why;
@@ -329,14 +317,10 @@ fn split_values(error: &str) -> (&str, Option<&str>) {
     if let Some((sentence, values)) = structured_suffix(error) {
         return (sentence, Some(values));
     }
-    let mut parts = split_top_level_where(error, ", ", |rest| {
-        rest.starts_with("requirements=") || rest.starts_with("resources=")
-    });
+    let mut parts =
+        split_top_level_where(error, ", ", |rest| rest.starts_with("requirements=") || rest.starts_with("resources="));
     let sentence = parts.next().unwrap_or(error);
-    match error
-        .get(sentence.len()..)
-        .and_then(|tail| tail.strip_prefix(", "))
-    {
+    match error.get(sentence.len()..).and_then(|tail| tail.strip_prefix(", ")) {
         Some(values) if !values.is_empty() => (sentence, Some(values)),
         _ => (error, None),
     }
@@ -409,18 +393,12 @@ pub enum DisruptionBlockedCause {
 
 /// Whether `text` starts with `prefix`, ignoring ASCII case.
 fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
-    text.as_bytes()
-        .get(..prefix.len())
-        .is_some_and(|head| head.eq_ignore_ascii_case(prefix.as_bytes()))
+    text.as_bytes().get(..prefix.len()).is_some_and(|head| head.eq_ignore_ascii_case(prefix.as_bytes()))
 }
 
 /// The text of `text` after `prefix` (ASCII case ignored).
 fn strip_prefix_ignore_case<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
-    if starts_with_ignore_case(text, prefix) {
-        text.get(prefix.len()..)
-    } else {
-        None
-    }
+    if starts_with_ignore_case(text, prefix) { text.get(prefix.len()..) } else { None }
 }
 
 impl DisruptionBlocked {
@@ -439,10 +417,8 @@ impl DisruptionBlocked {
             node_pool: None,
             values: BTreeMap::new(),
         };
-        if let Some([reason]) = captures(
-            "No allowed disruptions for disruption reason %s due to blocking budget",
-            note,
-        ) {
+        if let Some([reason]) = captures("No allowed disruptions for disruption reason %s due to blocking budget", note)
+        {
             out.cause = DisruptionBlockedCause::Budget;
             out.disruption_reason = Some(reason.to_owned());
             out.reason = "No allowed disruptions due to blocking budget".to_owned();
@@ -467,15 +443,8 @@ impl DisruptionBlocked {
             match key {
                 "Pod" => out.pod = Some(value.to_owned()),
                 "PodDisruptionBudget" | "PodDisruptionBudgets" => {
-                    let list = value
-                        .strip_prefix('[')
-                        .and_then(|v| v.strip_suffix(']'))
-                        .unwrap_or(value);
-                    out.pdbs.extend(
-                        list.split([' ', ','])
-                            .filter(|p| !p.is_empty())
-                            .map(str::to_owned),
-                    );
+                    let list = value.strip_prefix('[').and_then(|v| v.strip_suffix(']')).unwrap_or(value);
+                    out.pdbs.extend(list.split([' ', ',']).filter(|p| !p.is_empty()).map(str::to_owned));
                 }
                 "NodePool" => out.node_pool = Some(value.to_owned()),
                 _ => {
@@ -525,11 +494,9 @@ impl DisruptionBlocked {
 }
 
 /// Grammar of Karpenter `DisruptionBlocked`.
-pub(crate) static DISRUPTION_BLOCKED: Grammar =
-    Grammar::new(&["disruptionBlocked"], |note: &Note<'_>| {
-        DisruptionBlocked::parse(note.text)
-            .map(|d| Details::Ecosystem(EcosystemDetails::DisruptionBlocked(d)))
-    });
+pub(crate) static DISRUPTION_BLOCKED: Grammar = Grammar::new(&["disruptionBlocked"], |note: &Note<'_>| {
+    DisruptionBlocked::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::DisruptionBlocked(d)))
+});
 
 /// A NodeClaim lifecycle error: `NodeClaim %s event: %s` (kubernetes-sigs/karpenter
 /// pkg/controllers/nodeclaim/lifecycle/events.go, v1.14.0), recorded as
@@ -550,19 +517,15 @@ impl NodeClaimEvent {
     /// Parse `NodeClaim %s event: %s`.
     pub fn parse(note: &str) -> Option<Self> {
         let [claim, message] = captures("NodeClaim %s event: %s", note)?;
-        (!claim.is_empty() && !claim.contains(' ')).then(|| NodeClaimEvent {
-            node_claim: claim.to_owned(),
-            message: message.to_owned(),
-        })
+        (!claim.is_empty() && !claim.contains(' '))
+            .then(|| NodeClaimEvent { node_claim: claim.to_owned(), message: message.to_owned() })
     }
 }
 
 /// Grammar of Karpenter `InsufficientCapacityError` and `NodeClassNotReady`.
-pub(crate) static NODE_CLAIM_EVENT: Grammar =
-    Grammar::new(&["nodeClaimEvent"], |note: &Note<'_>| {
-        NodeClaimEvent::parse(note.text)
-            .map(|d| Details::Ecosystem(EcosystemDetails::NodeClaimEvent(d)))
-    });
+pub(crate) static NODE_CLAIM_EVENT: Grammar = Grammar::new(&["nodeClaimEvent"], |note: &Note<'_>| {
+    NodeClaimEvent::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::NodeClaimEvent(d)))
+});
 
 /// A disruption step: `Launching NodeClaim: %s` (`DisruptionLaunching`), `Disrupting Node: %s` /
 /// `Disrupting NodeClaim: %s` (`DisruptionTerminating`) (kubernetes-sigs/karpenter
@@ -594,15 +557,14 @@ pub enum DisruptionAction {
 impl KarpenterDisruption {
     /// Parse `Launching NodeClaim: %s` or `Disrupting Node: %s` / `Disrupting NodeClaim: %s`.
     pub fn parse(note: &str) -> Option<Self> {
-        let (action, kind, reason) =
-            if let Some(reason) = note.strip_prefix("Launching NodeClaim: ") {
-                (DisruptionAction::Launching, "NodeClaim", reason)
-            } else if let Some(reason) = note.strip_prefix("Disrupting Node: ") {
-                (DisruptionAction::Terminating, "Node", reason)
-            } else {
-                let reason = note.strip_prefix("Disrupting NodeClaim: ")?;
-                (DisruptionAction::Terminating, "NodeClaim", reason)
-            };
+        let (action, kind, reason) = if let Some(reason) = note.strip_prefix("Launching NodeClaim: ") {
+            (DisruptionAction::Launching, "NodeClaim", reason)
+        } else if let Some(reason) = note.strip_prefix("Disrupting Node: ") {
+            (DisruptionAction::Terminating, "Node", reason)
+        } else {
+            let reason = note.strip_prefix("Disrupting NodeClaim: ")?;
+            (DisruptionAction::Terminating, "NodeClaim", reason)
+        };
         (!reason.is_empty()).then(|| KarpenterDisruption {
             action,
             object_kind: kind.to_owned(),
@@ -612,11 +574,9 @@ impl KarpenterDisruption {
 }
 
 /// Grammar of Karpenter `DisruptionLaunching` and `DisruptionTerminating`.
-pub(crate) static KARPENTER_DISRUPTION: Grammar =
-    Grammar::new(&["karpenterDisruption"], |note: &Note<'_>| {
-        KarpenterDisruption::parse(note.text)
-            .map(|d| Details::Ecosystem(EcosystemDetails::KarpenterDisruption(d)))
-    });
+pub(crate) static KARPENTER_DISRUPTION: Grammar = Grammar::new(&["karpenterDisruption"], |note: &Note<'_>| {
+    KarpenterDisruption::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::KarpenterDisruption(d)))
+});
 
 /// Karpenter evicted the Pod while draining a node: `Evicted pod: %s` (kubernetes-sigs/karpenter
 /// pkg/controllers/node/termination/terminator/events/events.go, v1.14.0).
@@ -632,18 +592,14 @@ impl KarpenterEvicted {
     /// Parse `Evicted pod: %s`.
     pub fn parse(note: &str) -> Option<Self> {
         let reason = note.strip_prefix("Evicted pod: ")?;
-        (!reason.is_empty()).then(|| KarpenterEvicted {
-            reason: reason.to_owned(),
-        })
+        (!reason.is_empty()).then(|| KarpenterEvicted { reason: reason.to_owned() })
     }
 }
 
 /// Grammar of Karpenter `Evicted`.
-pub(crate) static KARPENTER_EVICTED: Grammar =
-    Grammar::new(&["karpenterEvicted"], |note: &Note<'_>| {
-        KarpenterEvicted::parse(note.text)
-            .map(|d| Details::Ecosystem(EcosystemDetails::KarpenterEvicted(d)))
-    });
+pub(crate) static KARPENTER_EVICTED: Grammar = Grammar::new(&["karpenterEvicted"], |note: &Note<'_>| {
+    KarpenterEvicted::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::KarpenterEvicted(d)))
+});
 
 /// Karpenter could not drain a node it terminates: `Failed to drain node, %s`, older
 /// `Failed to drain node, %d pods are waiting to be evicted` (kubernetes-sigs/karpenter
@@ -668,24 +624,16 @@ impl KarpenterFailedDraining {
         if let Some([count]) = captures("%d pods are waiting to be evicted", rest)
             && let Ok(count) = count.parse()
         {
-            return Some(KarpenterFailedDraining {
-                error: None,
-                waiting_pods: Some(count),
-            });
+            return Some(KarpenterFailedDraining { error: None, waiting_pods: Some(count) });
         }
-        Some(KarpenterFailedDraining {
-            error: Some(rest.to_owned()),
-            waiting_pods: None,
-        })
+        Some(KarpenterFailedDraining { error: Some(rest.to_owned()), waiting_pods: None })
     }
 }
 
 /// Grammar of Karpenter `FailedDraining`.
-pub(crate) static KARPENTER_FAILED_DRAINING: Grammar =
-    Grammar::new(&["karpenterFailedDraining"], |note: &Note<'_>| {
-        KarpenterFailedDraining::parse(note.text)
-            .map(|d| Details::Ecosystem(EcosystemDetails::KarpenterFailedDraining(d)))
-    });
+pub(crate) static KARPENTER_FAILED_DRAINING: Grammar = Grammar::new(&["karpenterFailedDraining"], |note: &Note<'_>| {
+    KarpenterFailedDraining::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::KarpenterFailedDraining(d)))
+});
 
 /// A drained node waits for its VolumeAttachments: `Awaiting deletion of bound volumeattachments
 /// (%s)`, the names printed by `pretty.Slice` (at most five, then ` and N other(s)`)
@@ -704,14 +652,9 @@ pub struct AwaitingVolumeDetachment {
 impl AwaitingVolumeDetachment {
     /// Parse `Awaiting deletion of bound volumeattachments (%s)`.
     pub fn parse(note: &str) -> Option<Self> {
-        let list = note
-            .strip_prefix("Awaiting deletion of bound volumeattachments (")?
-            .strip_suffix(')')?;
+        let list = note.strip_prefix("Awaiting deletion of bound volumeattachments (")?.strip_suffix(')')?;
         let (volume_attachments, others) = pretty_slice(list);
-        Some(AwaitingVolumeDetachment {
-            volume_attachments,
-            others,
-        })
+        Some(AwaitingVolumeDetachment { volume_attachments, others })
     }
 }
 
@@ -732,14 +675,10 @@ mod tests {
     fn nominated_with_and_without_node() {
         let d = Nominated::parse("Pod should schedule on: nodeclaim/gpu-ljvhl").unwrap();
         assert_eq!((d.node_claim.as_str(), d.node), ("gpu-ljvhl", None));
-        let d =
-            Nominated::parse("Pod should schedule on: nodeclaim/gpu-ljvhl, node/node-a").unwrap();
+        let d = Nominated::parse("Pod should schedule on: nodeclaim/gpu-ljvhl, node/node-a").unwrap();
         assert_eq!(d.node.as_deref(), Some("node-a"));
         assert_eq!(Nominated::parse("Pod should schedule on: nodeclaim/"), None);
-        assert_eq!(
-            Nominated::parse("Pod should schedule on: node/node-a"),
-            None
-        );
+        assert_eq!(Nominated::parse("Pod should schedule on: node/node-a"), None);
     }
 
     #[test]
@@ -755,10 +694,7 @@ mod tests {
         assert_eq!(overhead["memory"].quantity, "930Mi");
         assert_eq!(overhead["pods"].value, Some(11.0));
         assert_eq!(first.requirements.len(), 5);
-        assert_eq!(
-            first.requirements[0].key,
-            "eks.amazonaws.com/instance-category"
-        );
+        assert_eq!(first.requirements[0].key, "eks.amazonaws.com/instance-category");
         assert_eq!(first.requirements[0].operator, "In");
         assert_eq!(first.requirements[0].values, ["c", "m", "t"]);
         assert_eq!(first.requirements[4].values, ["amd64"]);
@@ -768,10 +704,7 @@ mod tests {
         let second = &d.incompatibilities[1];
         assert_eq!(second.cause, KarpenterCause::LimitsExceeded);
         assert_eq!(second.node_pool.as_deref(), Some("gpu-nodepool"));
-        assert_eq!(
-            second.reason,
-            "all available instance types exceed limits for nodepool"
-        );
+        assert_eq!(second.reason, "all available instance types exceed limits for nodepool");
         assert!(second.daemonset_overhead.is_none());
     }
 
@@ -779,30 +712,19 @@ mod tests {
     fn failed_scheduling_historical_clauses() {
         let note = r#"Failed to schedule pod, incompatible with nodepool "system", daemonset overhead={"cpu":"821m","memory":"1350Mi","pods":"10"}, incompatible requirements, label "nvidia.com/device-plugin.config" does not have known values; incompatible with nodepool "runner-arm", daemonset overhead={}, did not tolerate workload-type=ci-runner:NoSchedule; all available instance types exceed limits for nodepool: "graviton""#;
         let d = KarpenterFailedScheduling::parse(note).unwrap();
-        let [system, runner, graviton] = &d.incompatibilities[..] else {
-            panic!("{d:?}")
-        };
+        let [system, runner, graviton] = &d.incompatibilities[..] else { panic!("{d:?}") };
         assert_eq!(system.cause, KarpenterCause::IncompatibleRequirements);
         assert_eq!(
             system.detail.as_deref(),
             Some(r#"label "nvidia.com/device-plugin.config" does not have known values"#)
         );
         assert_eq!(runner.node_pool.as_deref(), Some("runner-arm"));
-        assert_eq!(
-            runner.daemonset_overhead.as_ref().map(BTreeMap::len),
-            Some(0)
-        );
+        assert_eq!(runner.daemonset_overhead.as_ref().map(BTreeMap::len), Some(0));
         assert_eq!(runner.cause, KarpenterCause::UntoleratedTaint);
-        assert_eq!(
-            runner.taint.as_deref(),
-            Some("workload-type=ci-runner:NoSchedule")
-        );
+        assert_eq!(runner.taint.as_deref(), Some("workload-type=ci-runner:NoSchedule"));
         assert_eq!(graviton.cause, KarpenterCause::LimitsExceeded);
         assert_eq!(graviton.node_pool.as_deref(), Some("graviton"));
-        assert_eq!(
-            graviton.reason,
-            "all available instance types exceed limits for nodepool"
-        );
+        assert_eq!(graviton.reason, "all available instance types exceed limits for nodepool");
 
         // v0.3x provisioner form with the old resources/requirements sentence.
         let note = r#"Failed to schedule pod, incompatible with provisioner "monitoring", daemonset overhead={"cpu":"655m","memory":"628000Ki","pods":"7"}, no instance type satisfied resources {"cpu":"2655m","memory":"21599520Ki","pods":"8"} and requirements karpenter.k8s.aws/instance-category In [c m r], karpenter.k8s.aws/instance-generation Exists >2, karpenter.sh/capacity-type In [on-demand spot] (no instance type met the scheduling requirements or had a required offering)"#;
@@ -810,10 +732,7 @@ mod tests {
         let clause = &d.incompatibilities[0];
         assert_eq!(clause.node_pool.as_deref(), Some("monitoring"));
         assert_eq!(clause.cause, KarpenterCause::NoInstanceType);
-        assert_eq!(
-            clause.reason,
-            "no instance type met the scheduling requirements or had a required offering"
-        );
+        assert_eq!(clause.reason, "no instance type met the scheduling requirements or had a required offering");
         assert_eq!(clause.resources.as_ref().unwrap()["cpu"].quantity, "2655m");
         assert_eq!(clause.requirements[1].operator, "Exists");
         assert_eq!(clause.requirements[1].greater_than, Some(2));
@@ -824,37 +743,23 @@ mod tests {
     fn failed_scheduling_v1_5_structured_errors() {
         let note = r#"Failed to schedule pod, did not tolerate taint (taint=CriticalAddonsOnly:NoSchedule); incompatible requirements, label "NodeGroupType" does not have known values; node limits have been exhausted for nodepool (NodePool=gpu); no instance type met the scheduling requirements or had a required offering, requirements=coder In [workspace], karpenter.k8s.aws/instance-cpu Exists >4, topology.kubernetes.io/zone DoesNotExist, karpenter.sh/capacity-type In [a b c d e and 2 others] minValues 3, resources={"cpu":"4180m","memory":"6264Mi","pods":"7"}"#;
         let d = KarpenterFailedScheduling::parse(note).unwrap();
-        let [taint, reqs, nodes, none] = &d.incompatibilities[..] else {
-            panic!("{d:?}")
-        };
+        let [taint, reqs, nodes, none] = &d.incompatibilities[..] else { panic!("{d:?}") };
         assert_eq!(taint.cause, KarpenterCause::UntoleratedTaint);
         assert_eq!(taint.reason, "did not tolerate taint");
-        assert_eq!(
-            taint.taint.as_deref(),
-            Some("CriticalAddonsOnly:NoSchedule")
-        );
+        assert_eq!(taint.taint.as_deref(), Some("CriticalAddonsOnly:NoSchedule"));
         assert_eq!(taint.node_pool, None);
         assert_eq!(reqs.cause, KarpenterCause::IncompatibleRequirements);
         assert_eq!(nodes.cause, KarpenterCause::NodeLimitsExhausted);
         assert_eq!(nodes.node_pool.as_deref(), Some("gpu"));
         assert_eq!(none.cause, KarpenterCause::NoInstanceType);
-        assert_eq!(
-            none.reason,
-            "no instance type met the scheduling requirements or had a required offering"
-        );
+        assert_eq!(none.reason, "no instance type met the scheduling requirements or had a required offering");
         let zone = &none.requirements[2];
-        assert_eq!(
-            (zone.key.as_str(), zone.operator.as_str()),
-            ("topology.kubernetes.io/zone", "DoesNotExist")
-        );
+        assert_eq!((zone.key.as_str(), zone.operator.as_str()), ("topology.kubernetes.io/zone", "DoesNotExist"));
         let capacity = &none.requirements[3];
         assert_eq!(capacity.values, ["a", "b", "c", "d", "e"]);
         assert_eq!(capacity.more_values, Some(2));
         assert_eq!(capacity.min_values, Some(3));
-        assert_eq!(
-            none.resources.as_ref().unwrap()["memory"].quantity,
-            "6264Mi"
-        );
+        assert_eq!(none.resources.as_ref().unwrap()["memory"].quantity, "6264Mi");
 
         // Parenthesised values and unknown keys are kept.
         let d = KarpenterFailedScheduling::parse(
@@ -870,16 +775,8 @@ mod tests {
 
     #[test]
     fn failed_scheduling_near_misses() {
-        assert_eq!(
-            KarpenterFailedScheduling::parse("Failed to schedule pod, "),
-            None
-        );
-        assert_eq!(
-            KarpenterFailedScheduling::parse(
-                "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."
-            ),
-            None
-        );
+        assert_eq!(KarpenterFailedScheduling::parse("Failed to schedule pod, "), None);
+        assert_eq!(KarpenterFailedScheduling::parse("0/3 nodes are available: 3 Insufficient nvidia.com/gpu."), None);
         // A broken overhead object keeps the rest as the error.
         let d = KarpenterFailedScheduling::parse(
             r#"Failed to schedule pod, incompatible with nodepool "a", daemonset overhead={"cpu":"1"#,
@@ -898,10 +795,7 @@ mod tests {
         assert_eq!(d.cause, DisruptionBlockedCause::Budget);
         assert_eq!(d.disruption_reason.as_deref(), Some("Underutilized"));
         let d = DisruptionBlocked::parse("No allowed disruptions due to blocking budget").unwrap();
-        assert_eq!(
-            (d.cause, d.disruption_reason),
-            (DisruptionBlockedCause::Budget, None)
-        );
+        assert_eq!((d.cause, d.disruption_reason), (DisruptionBlockedCause::Budget, None));
 
         let d = DisruptionBlocked::parse(
             "Pdb prevents pod evictions (PodDisruptionBudget=[kube-system/ebs-csi-controller])",
@@ -910,19 +804,13 @@ mod tests {
         assert_eq!(d.cause, DisruptionBlockedCause::Pdb);
         assert_eq!(d.pdbs, ["kube-system/ebs-csi-controller"]);
         assert_eq!(d.reason, "Pdb prevents pod evictions");
-        let d = DisruptionBlocked::parse(
-            "Pdb prevents pod evictions (PodDisruptionBudget=kube-system/coredns)",
-        )
-        .unwrap();
+        let d =
+            DisruptionBlocked::parse("Pdb prevents pod evictions (PodDisruptionBudget=kube-system/coredns)").unwrap();
         assert_eq!(d.pdbs, ["kube-system/coredns"]);
-        let d = DisruptionBlocked::parse(r#"Pdb "default/inflate-pdb" prevents pod evictions"#)
-            .unwrap();
+        let d = DisruptionBlocked::parse(r#"Pdb "default/inflate-pdb" prevents pod evictions"#).unwrap();
         assert_eq!(
             (d.cause, d.pdbs.as_slice()),
-            (
-                DisruptionBlockedCause::Pdb,
-                &["default/inflate-pdb".to_owned()][..]
-            )
+            (DisruptionBlockedCause::Pdb, &["default/inflate-pdb".to_owned()][..])
         );
         assert_eq!(d.reason, "Pdb prevents pod evictions");
 
@@ -933,56 +821,28 @@ mod tests {
         assert_eq!(d.object_kind.as_deref(), Some("Node"));
         assert_eq!(d.cause, DisruptionBlockedCause::DoNotDisrupt);
         assert_eq!(d.pod.as_deref(), Some("ml/train-0"));
-        assert_eq!(
-            d.reason,
-            r#"pod has "karpenter.sh/do-not-disrupt" annotation"#
-        );
-        let d = DisruptionBlocked::parse(
-            r#"Pod has "karpenter.sh/do-not-disrupt" annotation (Pod=ml/train-0)"#,
-        )
-        .unwrap();
-        assert_eq!(
-            (d.cause, d.pod.as_deref()),
-            (DisruptionBlockedCause::DoNotDisrupt, Some("ml/train-0"))
-        );
+        assert_eq!(d.reason, r#"pod has "karpenter.sh/do-not-disrupt" annotation"#);
         let d =
-            DisruptionBlocked::parse("Cannot disrupt NodeClaim: node isn't initialized").unwrap();
+            DisruptionBlocked::parse(r#"Pod has "karpenter.sh/do-not-disrupt" annotation (Pod=ml/train-0)"#).unwrap();
+        assert_eq!((d.cause, d.pod.as_deref()), (DisruptionBlockedCause::DoNotDisrupt, Some("ml/train-0")));
+        let d = DisruptionBlocked::parse("Cannot disrupt NodeClaim: node isn't initialized").unwrap();
         assert_eq!(d.object_kind.as_deref(), Some("NodeClaim"));
         assert_eq!(d.cause, DisruptionBlockedCause::NotInitialized);
         for (note, cause) in [
-            (
-                "Node is deleting or marked for deletion",
-                DisruptionBlockedCause::Deleting,
-            ),
-            (
-                "Node is nominated for a pending pod",
-                DisruptionBlockedCause::Nominated,
-            ),
+            ("Node is deleting or marked for deletion", DisruptionBlockedCause::Deleting),
+            ("Node is nominated for a pending pod", DisruptionBlockedCause::Nominated),
             (
                 r#"Disruption is blocked through the "karpenter.sh/do-not-disrupt" annotation"#,
                 DisruptionBlockedCause::DoNotDisrupt,
             ),
-            (
-                "Node doesn't have required label (label=karpenter.sh/nodepool)",
-                DisruptionBlockedCause::MissingLabel,
-            ),
-            (
-                "Eviction does not support multiple PDBs",
-                DisruptionBlockedCause::MultiplePdbs,
-            ),
+            ("Node doesn't have required label (label=karpenter.sh/nodepool)", DisruptionBlockedCause::MissingLabel),
+            ("Eviction does not support multiple PDBs", DisruptionBlockedCause::MultiplePdbs),
             ("Something new", DisruptionBlockedCause::Other),
         ] {
-            assert_eq!(
-                DisruptionBlocked::parse(note).unwrap().cause,
-                cause,
-                "{note}"
-            );
+            assert_eq!(DisruptionBlocked::parse(note).unwrap().cause, cause, "{note}");
         }
         let d = DisruptionBlocked::parse("NodePool not found (NodePool=gpu)").unwrap();
-        assert_eq!(
-            (d.cause, d.node_pool.as_deref()),
-            (DisruptionBlockedCause::NodePoolNotFound, Some("gpu"))
-        );
+        assert_eq!((d.cause, d.node_pool.as_deref()), (DisruptionBlockedCause::NodePoolNotFound, Some("gpu")));
         assert_eq!(DisruptionBlocked::parse(""), None);
     }
 
@@ -993,10 +853,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(d.node_claim, "gpu-x7k2p");
-        assert!(
-            d.message
-                .starts_with("creating instance, insufficient capacity")
-        );
+        assert!(d.message.starts_with("creating instance, insufficient capacity"));
         assert_eq!(NodeClaimEvent::parse("NodeClaim event: x"), None);
 
         let d = KarpenterDisruption::parse("Launching NodeClaim: Underutilized").unwrap();
@@ -1005,10 +862,7 @@ mod tests {
             (DisruptionAction::Launching, "NodeClaim", "Underutilized")
         );
         let d = KarpenterDisruption::parse("Disrupting Node: Drifted").unwrap();
-        assert_eq!(
-            (d.action, d.object_kind.as_str()),
-            (DisruptionAction::Terminating, "Node")
-        );
+        assert_eq!((d.action, d.object_kind.as_str()), (DisruptionAction::Terminating, "Node"));
         let d = KarpenterDisruption::parse("Disrupting NodeClaim: Empty").unwrap();
         assert_eq!(d.object_kind, "NodeClaim");
         assert_eq!(KarpenterDisruption::parse("Disrupting Node: "), None);
@@ -1017,26 +871,14 @@ mod tests {
 
     #[test]
     fn evicted_draining_and_volume_attachments() {
-        assert_eq!(
-            KarpenterEvicted::parse("Evicted pod: Underutilized")
-                .unwrap()
-                .reason,
-            "Underutilized"
-        );
+        assert_eq!(KarpenterEvicted::parse("Evicted pod: Underutilized").unwrap().reason, "Underutilized");
         assert_eq!(KarpenterEvicted::parse("Evicted pod"), None);
 
-        let d = KarpenterFailedDraining::parse(
-            "Failed to drain node, 3 pods are waiting to be evicted",
-        )
-        .unwrap();
+        let d = KarpenterFailedDraining::parse("Failed to drain node, 3 pods are waiting to be evicted").unwrap();
         assert_eq!((d.error, d.waiting_pods), (None, Some(3)));
-        let d = KarpenterFailedDraining::parse("Failed to drain node, evicting pod violates a PDB")
-            .unwrap();
+        let d = KarpenterFailedDraining::parse("Failed to drain node, evicting pod violates a PDB").unwrap();
         assert_eq!(d.error.as_deref(), Some("evicting pod violates a PDB"));
-        assert_eq!(
-            KarpenterFailedDraining::parse("Failed to drain the node, x"),
-            None
-        );
+        assert_eq!(KarpenterFailedDraining::parse("Failed to drain the node, x"), None);
 
         let d = AwaitingVolumeDetachment::parse(
             "Awaiting deletion of bound volumeattachments (csi-1, csi-2, csi-3, csi-4, csi-5 and 2 other(s))",
@@ -1045,29 +887,16 @@ mod tests {
         assert_eq!(d.volume_attachments.len(), 5);
         assert_eq!(d.volume_attachments[4], "csi-5");
         assert_eq!(d.others, Some(2));
-        let d =
-            AwaitingVolumeDetachment::parse("Awaiting deletion of bound volumeattachments (csi-1)")
-                .unwrap();
+        let d = AwaitingVolumeDetachment::parse("Awaiting deletion of bound volumeattachments (csi-1)").unwrap();
         assert_eq!((d.volume_attachments.len(), d.others), (1, None));
-        assert_eq!(
-            AwaitingVolumeDetachment::parse("Awaiting deletion of bound volumeattachments csi-1"),
-            None
-        );
+        assert_eq!(AwaitingVolumeDetachment::parse("Awaiting deletion of bound volumeattachments csi-1"), None);
     }
 
     #[test]
     fn grammars_wrap_details() {
         let note = Note::new("Evicted pod: Drifted");
         assert_eq!(KARPENTER_EVICTED.parse(&note).kind(), "karpenterEvicted");
-        assert_eq!(
-            KARPENTER_EVICTED.parse(&Note::new("nope")).kind(),
-            "unrecognized"
-        );
-        assert_eq!(
-            KARPENTER_FAILED_SCHEDULING
-                .parse(&Note::new(CASE_013))
-                .kind(),
-            "karpenterFailedScheduling"
-        );
+        assert_eq!(KARPENTER_EVICTED.parse(&Note::new("nope")).kind(), "unrecognized");
+        assert_eq!(KARPENTER_FAILED_SCHEDULING.parse(&Note::new(CASE_013)).kind(), "karpenterFailedScheduling");
     }
 }

@@ -9,8 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::EcosystemDetails;
 use super::text::{
-    closing_bracket, go_duration_seconds, quoted_prefix, split_top_level, split_top_level_where,
-    strip_truncation,
+    closing_bracket, go_duration_seconds, quoted_prefix, split_top_level, split_top_level_where, strip_truncation,
 };
 use crate::details::template::captures;
 use crate::details::{Details, Grammar, Note, Quantity};
@@ -210,9 +209,7 @@ fn continues_fragment(rest: &str) -> bool {
 impl KueueFlavorReason {
     /// Classify one fragment; never fails (unknown text is [`KueueFlavorReason::Other`]).
     pub fn parse(text: &str) -> Self {
-        Self::typed(text).unwrap_or_else(|| KueueFlavorReason::Other {
-            text: text.to_owned(),
-        })
+        Self::typed(text).unwrap_or_else(|| KueueFlavorReason::Other { text: text.to_owned() })
     }
 
     fn typed(text: &str) -> Option<Self> {
@@ -230,14 +227,12 @@ impl KueueFlavorReason {
             });
         }
         if let Some(rest) = text.strip_prefix("insufficient quota for ") {
-            let quota = |resource: &str, flavor: &str, request, previous, max| {
-                KueueFlavorReason::InsufficientQuota {
-                    resource: resource.to_owned(),
-                    flavor: flavor.to_owned(),
-                    request,
-                    previous_requests: previous,
-                    maximum_capacity: max,
-                }
+            let quota = |resource: &str, flavor: &str, request, previous, max| KueueFlavorReason::InsufficientQuota {
+                resource: resource.to_owned(),
+                flavor: flavor.to_owned(),
+                request,
+                previous_requests: previous,
+                maximum_capacity: max,
             };
             if let Some([resource, flavor, previous, request, max]) = captures(
                 "%s in flavor %s, previously considered podsets requests (%s) + current podset request (%s) > maximum capacity (%s)",
@@ -251,30 +246,19 @@ impl KueueFlavorReason {
                     Some(Quantity::parse(max)),
                 ));
             }
-            if let Some([resource, flavor, request, max]) = captures(
-                "%s in flavor %s, request > maximum capacity (%s > %s)",
-                rest,
-            ) {
-                return Some(quota(
-                    resource,
-                    flavor,
-                    Some(Quantity::parse(request)),
-                    None,
-                    Some(Quantity::parse(max)),
-                ));
+            if let Some([resource, flavor, request, max]) =
+                captures("%s in flavor %s, request > maximum capacity (%s > %s)", rest)
+            {
+                return Some(quota(resource, flavor, Some(Quantity::parse(request)), None, Some(Quantity::parse(max))));
             }
             let [resource, flavor] = captures("%s in flavor %s in ClusterQueue", rest)?;
             return Some(quota(resource, flavor, None, None, None));
         }
         if let Some([resource]) = captures("resource %s unavailable in ClusterQueue", text) {
-            return Some(KueueFlavorReason::ResourceUnavailable {
-                resource: resource.to_owned(),
-            });
+            return Some(KueueFlavorReason::ResourceUnavailable { resource: resource.to_owned() });
         }
         if let Some([flavor]) = captures("flavor %s doesn't match node affinity", text) {
-            return Some(KueueFlavorReason::FlavorAffinityMismatch {
-                flavor: flavor.to_owned(),
-            });
+            return Some(KueueFlavorReason::FlavorAffinityMismatch { flavor: flavor.to_owned() });
         }
         if let Some([flavor, resource]) = captures("flavor %s does not provide resource %s", text) {
             return Some(KueueFlavorReason::FlavorMissingResource {
@@ -283,16 +267,11 @@ impl KueueFlavorReason {
             });
         }
         if let Some([flavor]) = captures("flavor %s not found", text) {
-            return Some(KueueFlavorReason::FlavorNotFound {
-                flavor: flavor.to_owned(),
-            });
+            return Some(KueueFlavorReason::FlavorNotFound { flavor: flavor.to_owned() });
         }
         if let Some(rest) = text.strip_prefix("untolerated taint ") {
             let (taint, flavor) = rest.rsplit_once(" in flavor ")?;
-            return Some(KueueFlavorReason::UntoleratedTaint {
-                taint: taint.to_owned(),
-                flavor: flavor.to_owned(),
-            });
+            return Some(KueueFlavorReason::UntoleratedTaint { taint: taint.to_owned(), flavor: flavor.to_owned() });
         }
         if let Some(rest) = text.strip_prefix("topology ") {
             return Self::topology_fit(rest);
@@ -308,14 +287,13 @@ impl KueueFlavorReason {
             Some((fit, stats)) => (fit, Some(stats)),
             None => (rest, None),
         };
-        let (fit, requested, unit) = if let Some([fit, requested, unit]) =
-            captures(" allows to fit only %d out of %d %s(s)", fit_part)
-        {
-            (fit.parse().ok()?, requested.parse().ok()?, unit)
-        } else {
-            let [requested, unit] = captures(" doesn't allow to fit any of %d %s(s)", fit_part)?;
-            (0, requested.parse().ok()?, unit)
-        };
+        let (fit, requested, unit) =
+            if let Some([fit, requested, unit]) = captures(" allows to fit only %d out of %d %s(s)", fit_part) {
+                (fit.parse().ok()?, requested.parse().ok()?, unit)
+            } else {
+                let [requested, unit] = captures(" doesn't allow to fit any of %d %s(s)", fit_part)?;
+                (0, requested.parse().ok()?, unit)
+            };
         let mut total_nodes = None;
         let mut excluded = Vec::new();
         if let Some(stats) = stats {
@@ -324,21 +302,11 @@ impl KueueFlavorReason {
             excluded = split_top_level(list, ", ")
                 .filter_map(|entry| {
                     let (cause, nodes) = entry.rsplit_once(": ")?;
-                    Some(KueueTopologyExclusion {
-                        cause: cause.to_owned(),
-                        nodes: nodes.parse().ok()?,
-                    })
+                    Some(KueueTopologyExclusion { cause: cause.to_owned(), nodes: nodes.parse().ok()? })
                 })
                 .collect();
         }
-        Some(KueueFlavorReason::TopologyFit {
-            topology,
-            fit,
-            requested,
-            unit: unit.to_owned(),
-            total_nodes,
-            excluded,
-        })
+        Some(KueueFlavorReason::TopologyFit { topology, fit, requested, unit: unit.to_owned(), total_nodes, excluded })
     }
 
     /// Split a pod set's reasons (`, `-joined, with commas inside fragments) and classify each.
@@ -346,9 +314,7 @@ impl KueueFlavorReason {
         if text.is_empty() {
             return Vec::new();
         }
-        split_top_level_where(text, ", ", |rest| !continues_fragment(rest))
-            .map(Self::parse)
-            .collect()
+        split_top_level_where(text, ", ", |rest| !continues_fragment(rest)).map(Self::parse).collect()
     }
 }
 
@@ -367,16 +333,10 @@ fn leading_count(text: &str) -> Option<u32> {
 
 /// Cut the scheduler's outcome suffixes off `text`.
 fn strip_outcome(mut text: &str) -> (&str, Outcome) {
-    let mut outcome = Outcome {
-        pending_preemptions: None,
-        pending_migrations: None,
-        failed_preemptions: None,
-    };
-    for (marker, slot) in [
-        (". Preempting ", 2),
-        (". Pending the migration of ", 1),
-        (". Pending the preemption of ", 0),
-    ] {
+    let mut outcome = Outcome { pending_preemptions: None, pending_migrations: None, failed_preemptions: None };
+    for (marker, slot) in
+        [(". Preempting ", 2), (". Pending the migration of ", 1), (". Pending the preemption of ", 0)]
+    {
         if let Some(at) = text.rfind(marker) {
             let count = text.get(at + marker.len()..).and_then(leading_count);
             if count.is_some() {
@@ -448,8 +408,8 @@ impl KueueInadmissible {
         } else if let Some([queue]) = captures("ClusterQueue %s is inactive", text) {
             out.cause = KueueInadmissibleCause::ClusterQueueInactive;
             out.cluster_queue = Some(queue.to_owned());
-        } else if let Some([queue]) = captures("ClusterQueue %s doesn't exist", text)
-            .or_else(|| captures("ClusterQueue %s not found", text))
+        } else if let Some([queue]) =
+            captures("ClusterQueue %s doesn't exist", text).or_else(|| captures("ClusterQueue %s not found", text))
         {
             out.cause = KueueInadmissibleCause::ClusterQueueNotFound;
             out.cluster_queue = Some(queue.to_owned());
@@ -462,11 +422,9 @@ impl KueueInadmissible {
 }
 
 /// Grammar of Kueue `Pending`, its granular reasons and `SecondPassFailed`.
-pub(crate) static KUEUE_INADMISSIBLE: Grammar =
-    Grammar::new(&["kueueInadmissible"], |note: &Note<'_>| {
-        KueueInadmissible::parse(note.text)
-            .map(|d| Details::Ecosystem(EcosystemDetails::KueueInadmissible(d)))
-    });
+pub(crate) static KUEUE_INADMISSIBLE: Grammar = Grammar::new(&["kueueInadmissible"], |note: &Note<'_>| {
+    KueueInadmissible::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::KueueInadmissible(d)))
+});
 
 /// Kueue reserved quota for the Workload (kubernetes-sigs/kueue pkg/scheduler/scheduler.go,
 /// ff69552e): `Quota reserved in ClusterQueue %s, wait time since queued was %.0fs`, optionally
@@ -549,10 +507,7 @@ impl KueueFlavorsConsidered {
                     }
                     flavors.push(parsed);
                 }
-                Some(KueueFlavorsConsidered {
-                    pod_set: name.to_owned(),
-                    flavors,
-                })
+                Some(KueueFlavorsConsidered { pod_set: name.to_owned(), flavors })
             })
             .collect()
     }
@@ -571,17 +526,12 @@ impl QuotaReserved {
             Some((head, considered)) => (head, Some(considered)),
             None => (note, None),
         };
-        let [queue, wait] = captures(
-            "Quota reserved in ClusterQueue %s, wait time since queued was %ss",
-            head,
-        )?;
+        let [queue, wait] = captures("Quota reserved in ClusterQueue %s, wait time since queued was %ss", head)?;
         Some(QuotaReserved {
             cluster_queue: queue.to_owned(),
             wait_seconds: whole_seconds(wait)?,
             flavors_considered_text: considered.map(str::to_owned),
-            flavors_considered: considered
-                .and_then(KueueFlavorsConsidered::parse_list)
-                .unwrap_or_default(),
+            flavors_considered: considered.and_then(KueueFlavorsConsidered::parse_list).unwrap_or_default(),
         })
     }
 }
@@ -607,14 +557,8 @@ pub struct KueueAdmitted {
 impl KueueAdmitted {
     /// Parse `Admitted by ClusterQueue %s, wait time since reservation was %.0fs`.
     pub fn parse(note: &str) -> Option<Self> {
-        let [queue, wait] = captures(
-            "Admitted by ClusterQueue %s, wait time since reservation was %ss",
-            note,
-        )?;
-        Some(KueueAdmitted {
-            cluster_queue: queue.to_owned(),
-            wait_seconds: whole_seconds(wait)?,
-        })
+        let [queue, wait] = captures("Admitted by ClusterQueue %s, wait time since reservation was %ss", note)?;
+        Some(KueueAdmitted { cluster_queue: queue.to_owned(), wait_seconds: whole_seconds(wait)? })
     }
 }
 
@@ -638,11 +582,7 @@ pub struct KueuePriority {
 
 impl KueuePriority {
     fn new(effective: &str, base: &str, boost: &str) -> Option<Self> {
-        Some(KueuePriority {
-            effective: effective.parse().ok()?,
-            base: base.parse().ok()?,
-            boost: boost.parse().ok()?,
-        })
+        Some(KueuePriority { effective: effective.parse().ok()?, base: base.parse().ok()?, boost: boost.parse().ok()? })
     }
 }
 
@@ -715,16 +655,11 @@ impl KueuePreempted {
                 Some((paths, priorities)) => (paths, Some(priorities)),
                 None => (rest, None),
             };
-            let (preemptor, preemptee) = paths
-                .split_once("; preemptee path: ")
-                .unwrap_or((paths, ""));
+            let (preemptor, preemptee) = paths.split_once("; preemptee path: ").unwrap_or((paths, ""));
             out.preemptor_path = Some(preemptor.to_owned());
             out.preemptee_path = (!preemptee.is_empty()).then(|| preemptee.to_owned());
             if let Some([a, b, c, d, e, f]) = priorities.and_then(|p| {
-                captures(
-                    "%d (base: %d, boost: %d); preemptee effective priority: %d (base: %d, boost: %d)",
-                    p,
-                )
+                captures("%d (base: %d, boost: %d); preemptee effective priority: %d (base: %d, boost: %d)", p)
             }) {
                 out.preemptor_priority = KueuePriority::new(a, b, c);
                 out.preemptee_priority = KueuePriority::new(d, e, f);
@@ -735,11 +670,9 @@ impl KueuePreempted {
 }
 
 /// Grammar of Kueue `Preempted`.
-pub(crate) static KUEUE_PREEMPTED: Grammar =
-    Grammar::new(&["kueuePreempted"], |note: &Note<'_>| {
-        KueuePreempted::parse(note.text)
-            .map(|d| Details::Ecosystem(EcosystemDetails::KueuePreempted(d)))
-    });
+pub(crate) static KUEUE_PREEMPTED: Grammar = Grammar::new(&["kueuePreempted"], |note: &Note<'_>| {
+    KueuePreempted::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::KueuePreempted(d)))
+});
 
 /// Recorded on the preempting Workload: `Preempted workload %s (UID: %s) in ClusterQueue %s;
 /// preemptor effective priority: %d (base: %d, boost: %d); preemptee effective priority: %d
@@ -768,8 +701,7 @@ impl KueuePreemptedWorkload {
             Some((head, priorities)) => (head, Some(priorities)),
             None => (note, None),
         };
-        let [workload, uid, queue] =
-            captures("Preempted workload %s (UID: %s) in ClusterQueue %s", head)?;
+        let [workload, uid, queue] = captures("Preempted workload %s (UID: %s) in ClusterQueue %s", head)?;
         let mut out = KueuePreemptedWorkload {
             workload: workload.to_owned(),
             uid: uid.to_owned(),
@@ -778,10 +710,7 @@ impl KueuePreemptedWorkload {
             preemptee_priority: None,
         };
         if let Some([a, b, c, d, e, f]) = priorities.and_then(|p| {
-            captures(
-                "%d (base: %d, boost: %d); preemptee effective priority: %d (base: %d, boost: %d)",
-                p,
-            )
+            captures("%d (base: %d, boost: %d); preemptee effective priority: %d (base: %d, boost: %d)", p)
         }) {
             out.preemptor_priority = KueuePriority::new(a, b, c);
             out.preemptee_priority = KueuePriority::new(d, e, f);
@@ -791,11 +720,9 @@ impl KueuePreemptedWorkload {
 }
 
 /// Grammar of Kueue `PreemptedWorkload`.
-pub(crate) static KUEUE_PREEMPTED_WORKLOAD: Grammar =
-    Grammar::new(&["kueuePreemptedWorkload"], |note: &Note<'_>| {
-        KueuePreemptedWorkload::parse(note.text)
-            .map(|d| Details::Ecosystem(EcosystemDetails::KueuePreemptedWorkload(d)))
-    });
+pub(crate) static KUEUE_PREEMPTED_WORKLOAD: Grammar = Grammar::new(&["kueuePreemptedWorkload"], |note: &Note<'_>| {
+    KueuePreemptedWorkload::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::KueuePreemptedWorkload(d)))
+});
 
 /// Kueue evicted the admitted Workload: the eviction message of the `EvictedDueTo<reason>` family
 /// (kubernetes-sigs/kueue pkg/controller/core/workload_controller.go, pkg/workload/evict,
@@ -876,9 +803,7 @@ impl KueueEvicted {
                     None => out.workload = Some(rest.to_owned()),
                 }
             }
-        } else if text.starts_with("Evicted to accommodate a workload")
-            && text.contains("migration")
-        {
+        } else if text.starts_with("Evicted to accommodate a workload") && text.contains("migration") {
             out.cause = KueueEvictionCause::FlavorMigration;
         } else if let Some(preemption) = KueuePreempted::parse(text) {
             out.cause = KueueEvictionCause::Preempted;
@@ -892,16 +817,12 @@ impl KueueEvicted {
             out.cause = KueueEvictionCause::LocalQueueStopped;
         } else if text.starts_with("At least one admission check is false") {
             out.cause = KueueEvictionCause::AdmissionCheck;
-        } else if let Some(nodes) = text.strip_prefix(
-            "Workload was evicted as there was no replacement for unhealthy node(s): ",
-        ) {
+        } else if let Some(nodes) =
+            text.strip_prefix("Workload was evicted as there was no replacement for unhealthy node(s): ")
+        {
             out.cause = KueueEvictionCause::NodeFailures;
-            out.unhealthy_nodes = nodes
-                .split(',')
-                .map(str::trim)
-                .filter(|n| !n.is_empty())
-                .map(str::to_owned)
-                .collect();
+            out.unhealthy_nodes =
+                nodes.split(',').map(str::trim).filter(|n| !n.is_empty()).map(str::to_owned).collect();
         }
         Some(out)
     }
@@ -926,18 +847,14 @@ impl CreatedWorkload {
     /// Parse `Created Workload: %v`.
     pub fn parse(note: &str) -> Option<Self> {
         let workload = note.strip_prefix("Created Workload: ")?;
-        (!workload.is_empty()).then(|| CreatedWorkload {
-            workload: workload.to_owned(),
-        })
+        (!workload.is_empty()).then(|| CreatedWorkload { workload: workload.to_owned() })
     }
 }
 
 /// Grammar of Kueue `CreatedWorkload`.
-pub(crate) static CREATED_WORKLOAD: Grammar =
-    Grammar::new(&["createdWorkload"], |note: &Note<'_>| {
-        CreatedWorkload::parse(note.text)
-            .map(|d| Details::Ecosystem(EcosystemDetails::CreatedWorkload(d)))
-    });
+pub(crate) static CREATED_WORKLOAD: Grammar = Grammar::new(&["createdWorkload"], |note: &Note<'_>| {
+    CreatedWorkload::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::CreatedWorkload(d)))
+});
 
 /// The job was unsuspended after admission: `Admitted by clusterQueue %v` (kubernetes-sigs/kueue
 /// pkg/controller/jobframework/reconciler.go, ff69552e).
@@ -953,9 +870,7 @@ impl KueueStarted {
     /// Parse `Admitted by clusterQueue %v`.
     pub fn parse(note: &str) -> Option<Self> {
         let queue = note.strip_prefix("Admitted by clusterQueue ")?;
-        (!queue.is_empty() && !queue.contains(' ')).then(|| KueueStarted {
-            cluster_queue: queue.to_owned(),
-        })
+        (!queue.is_empty() && !queue.contains(' ')).then(|| KueueStarted { cluster_queue: queue.to_owned() })
     }
 }
 
@@ -978,18 +893,14 @@ impl FinishedWorkload {
     /// Parse `Workload '%s' is declared finished`.
     pub fn parse(note: &str) -> Option<Self> {
         let [workload] = captures("Workload '%s' is declared finished", note)?;
-        (!workload.is_empty()).then(|| FinishedWorkload {
-            workload: workload.to_owned(),
-        })
+        (!workload.is_empty()).then(|| FinishedWorkload { workload: workload.to_owned() })
     }
 }
 
 /// Grammar of Kueue `FinishedWorkload`.
-pub(crate) static FINISHED_WORKLOAD: Grammar =
-    Grammar::new(&["finishedWorkload"], |note: &Note<'_>| {
-        FinishedWorkload::parse(note.text)
-            .map(|d| Details::Ecosystem(EcosystemDetails::FinishedWorkload(d)))
-    });
+pub(crate) static FINISHED_WORKLOAD: Grammar = Grammar::new(&["finishedWorkload"], |note: &Note<'_>| {
+    FinishedWorkload::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::FinishedWorkload(d)))
+});
 
 #[cfg(test)]
 mod tests {
@@ -1009,12 +920,7 @@ mod tests {
         .unwrap();
         assert_eq!(d.pod_sets.len(), 1);
         assert_eq!(d.pod_sets[0].pod_set, "job");
-        assert_eq!(
-            d.pod_sets[0].reasons,
-            [KueueFlavorReason::ResourceUnavailable {
-                resource: "cpu".into()
-            }]
-        );
+        assert_eq!(d.pod_sets[0].reasons, [KueueFlavorReason::ResourceUnavailable { resource: "cpu".into() }]);
         assert!(!d.truncated);
     }
 
@@ -1024,29 +930,13 @@ mod tests {
             "couldn't assign flavors to pod set main: flavor on-demand doesn't match node affinity, insufficient unused quota for nvidia.com/gpu in flavor a100, 3 more needed, insufficient unused quota for memory in flavor a100, 500Mi more needed",
         );
         assert_eq!(r.len(), 3);
-        assert_eq!(
-            r[0],
-            KueueFlavorReason::FlavorAffinityMismatch {
-                flavor: "on-demand".into()
-            }
-        );
-        let KueueFlavorReason::InsufficientUnusedQuota {
-            resource,
-            flavor,
-            more_needed,
-            in_cohort,
-        } = &r[1]
-        else {
+        assert_eq!(r[0], KueueFlavorReason::FlavorAffinityMismatch { flavor: "on-demand".into() });
+        let KueueFlavorReason::InsufficientUnusedQuota { resource, flavor, more_needed, in_cohort } = &r[1] else {
             panic!("{r:?}")
         };
-        assert_eq!(
-            (resource.as_str(), flavor.as_str(), *in_cohort),
-            ("nvidia.com/gpu", "a100", false)
-        );
+        assert_eq!((resource.as_str(), flavor.as_str(), *in_cohort), ("nvidia.com/gpu", "a100", false));
         assert_eq!(more_needed.value, Some(3.0));
-        let KueueFlavorReason::InsufficientUnusedQuota { more_needed, .. } = &r[2] else {
-            panic!()
-        };
+        let KueueFlavorReason::InsufficientUnusedQuota { more_needed, .. } = &r[2] else { panic!() };
         assert_eq!(more_needed.quantity, "500Mi");
     }
 
@@ -1055,13 +945,7 @@ mod tests {
         let r = reasons(
             "couldn't assign flavors to pod set main: insufficient quota for nvidia.com/gpu in flavor a100, request > maximum capacity (16 > 8)",
         );
-        let KueueFlavorReason::InsufficientQuota {
-            request,
-            maximum_capacity,
-            previous_requests,
-            ..
-        } = &r[0]
-        else {
+        let KueueFlavorReason::InsufficientQuota { request, maximum_capacity, previous_requests, .. } = &r[0] else {
             panic!("{r:?}")
         };
         assert_eq!(request.as_ref().unwrap().value, Some(16.0));
@@ -1072,13 +956,7 @@ mod tests {
             "couldn't assign flavors to pod set worker: insufficient quota for cpu in flavor default, previously considered podsets requests (2) + current podset request (500m) > maximum capacity (2), resource nvidia.com/gpu unavailable in ClusterQueue",
         );
         assert_eq!(r.len(), 2);
-        let KueueFlavorReason::InsufficientQuota {
-            request,
-            previous_requests,
-            maximum_capacity,
-            ..
-        } = &r[0]
-        else {
+        let KueueFlavorReason::InsufficientQuota { request, previous_requests, maximum_capacity, .. } = &r[0] else {
             panic!("{r:?}")
         };
         assert_eq!(request.as_ref().unwrap().value, Some(0.5));
@@ -1088,17 +966,8 @@ mod tests {
         let r = reasons(
             "couldn't assign flavors to pod set main: insufficient quota for cpu in flavor default in ClusterQueue, insufficient unused quota in cohort for memory in flavor default, 1Gi more needed",
         );
-        assert!(matches!(
-            &r[0],
-            KueueFlavorReason::InsufficientQuota { request: None, .. }
-        ));
-        assert!(matches!(
-            &r[1],
-            KueueFlavorReason::InsufficientUnusedQuota {
-                in_cohort: true,
-                ..
-            }
-        ));
+        assert!(matches!(&r[0], KueueFlavorReason::InsufficientQuota { request: None, .. }));
+        assert!(matches!(&r[1], KueueFlavorReason::InsufficientUnusedQuota { in_cohort: true, .. }));
     }
 
     #[test]
@@ -1106,12 +975,7 @@ mod tests {
         let r = reasons(
             "couldn't assign flavors to pod set main: flavor spot not found, untolerated taint {gpu true NoSchedule <nil>} in flavor tainted, flavor cpu-only does not provide resource nvidia.com/gpu, something new",
         );
-        assert_eq!(
-            r[0],
-            KueueFlavorReason::FlavorNotFound {
-                flavor: "spot".into()
-            }
-        );
+        assert_eq!(r[0], KueueFlavorReason::FlavorNotFound { flavor: "spot".into() });
         assert_eq!(
             r[1],
             KueueFlavorReason::UntoleratedTaint {
@@ -1121,54 +985,25 @@ mod tests {
         );
         assert_eq!(
             r[2],
-            KueueFlavorReason::FlavorMissingResource {
-                flavor: "cpu-only".into(),
-                resource: "nvidia.com/gpu".into()
-            }
+            KueueFlavorReason::FlavorMissingResource { flavor: "cpu-only".into(), resource: "nvidia.com/gpu".into() }
         );
-        assert_eq!(
-            r[3],
-            KueueFlavorReason::Other {
-                text: "something new".into()
-            }
-        );
+        assert_eq!(r[3], KueueFlavorReason::Other { text: "something new".into() });
 
         let r = reasons(
             r#"couldn't assign flavors to pod set worker: topology "default" allows to fit only 4 out of 10 pod(s). Total nodes: 8; excluded: resource "cpu": 6, taint "gpu": 1"#,
         );
         assert_eq!(r.len(), 1, "{r:?}");
-        let KueueFlavorReason::TopologyFit {
-            topology,
-            fit,
-            requested,
-            unit,
-            total_nodes,
-            excluded,
-        } = &r[0]
-        else {
+        let KueueFlavorReason::TopologyFit { topology, fit, requested, unit, total_nodes, excluded } = &r[0] else {
             panic!("{r:?}")
         };
-        assert_eq!(
-            (topology.as_str(), *fit, *requested, unit.as_str()),
-            ("default", 4, 10, "pod")
-        );
+        assert_eq!((topology.as_str(), *fit, *requested, unit.as_str()), ("default", 4, 10, "pod"));
         assert_eq!(*total_nodes, Some(8));
         assert_eq!(excluded.len(), 2);
-        assert_eq!(
-            (excluded[0].cause.as_str(), excluded[0].nodes),
-            (r#"resource "cpu""#, 6)
-        );
+        assert_eq!((excluded[0].cause.as_str(), excluded[0].nodes), (r#"resource "cpu""#, 6));
         let r = reasons(
             r#"couldn't assign flavors to pod set worker: topology "block" doesn't allow to fit any of 2 slice(s)"#,
         );
-        assert!(matches!(
-            &r[0],
-            KueueFlavorReason::TopologyFit {
-                fit: 0,
-                requested: 2,
-                ..
-            }
-        ));
+        assert!(matches!(&r[0], KueueFlavorReason::TopologyFit { fit: 0, requested: 2, .. }));
     }
 
     #[test]
@@ -1195,9 +1030,7 @@ mod tests {
             matches!(&r[1], KueueFlavorReason::Other { text } if text == "insufficient unused quota for memory in fla")
         );
 
-        let d =
-            KueueInadmissible::parse("failed to assign flavors to pod set main: internal error")
-                .unwrap();
+        let d = KueueInadmissible::parse("failed to assign flavors to pod set main: internal error").unwrap();
         assert_eq!(d.pod_sets[0].error.as_deref(), Some("internal error"));
         assert!(d.pod_sets[0].reasons.is_empty());
     }
@@ -1205,18 +1038,12 @@ mod tests {
     #[test]
     fn whole_workload_sentences() {
         for (note, cause) in [
-            (
-                "Workload no longer fits after processing another workload",
-                KueueInadmissibleCause::NoLongerFits,
-            ),
+            ("Workload no longer fits after processing another workload", KueueInadmissibleCause::NoLongerFits),
             (
                 "Workload has overlapping preemption targets with another workload",
                 KueueInadmissibleCause::OverlappingPreemptionTargets,
             ),
-            (
-                "The workload has failed admission checks",
-                KueueInadmissibleCause::FailedAdmissionChecks,
-            ),
+            ("The workload has failed admission checks", KueueInadmissibleCause::FailedAdmissionChecks),
             ("Something else entirely", KueueInadmissibleCause::Other),
         ] {
             let d = KueueInadmissible::parse(note).unwrap();
@@ -1233,20 +1060,14 @@ mod tests {
         let d = KueueInadmissible::parse("ClusterQueue gpu-cq not found").unwrap();
         assert_eq!(d.cause, KueueInadmissibleCause::ClusterQueueNotFound);
         let d = KueueInadmissible::parse("LocalQueue team-a doesn't exist").unwrap();
-        assert_eq!(
-            (d.cause, d.local_queue.as_deref()),
-            (KueueInadmissibleCause::LocalQueueNotFound, Some("team-a"))
-        );
+        assert_eq!((d.cause, d.local_queue.as_deref()), (KueueInadmissibleCause::LocalQueueNotFound, Some("team-a")));
         assert_eq!(KueueInadmissible::parse(""), None);
         assert_eq!(KueueInadmissible::parse(" ..."), None);
     }
 
     #[test]
     fn quota_reserved_and_admitted() {
-        let d = QuotaReserved::parse(
-            "Quota reserved in ClusterQueue gpu-cq, wait time since queued was 12s",
-        )
-        .unwrap();
+        let d = QuotaReserved::parse("Quota reserved in ClusterQueue gpu-cq, wait time since queued was 12s").unwrap();
         assert_eq!((d.cluster_queue.as_str(), d.wait_seconds), ("gpu-cq", 12));
         assert!(d.flavors_considered.is_empty() && d.flavors_considered_text.is_none());
         let d = QuotaReserved::parse(
@@ -1265,26 +1086,12 @@ mod tests {
         assert_eq!(main.flavors[1].preemption_mode.as_deref(), Some("Preempt"));
         assert_eq!(main.flavors[1].borrow, Some(1));
         assert_eq!(d.flavors_considered[1].flavors[0].flavor, "spot");
-        assert_eq!(
-            QuotaReserved::parse("Quota reserved in ClusterQueue gpu-cq"),
-            None
-        );
-        assert_eq!(
-            QuotaReserved::parse(
-                "Quota reserved in ClusterQueue gpu-cq, wait time since queued was xs"
-            ),
-            None
-        );
+        assert_eq!(QuotaReserved::parse("Quota reserved in ClusterQueue gpu-cq"), None);
+        assert_eq!(QuotaReserved::parse("Quota reserved in ClusterQueue gpu-cq, wait time since queued was xs"), None);
 
-        let d = KueueAdmitted::parse(
-            "Admitted by ClusterQueue gpu-cq, wait time since reservation was 0s",
-        )
-        .unwrap();
+        let d = KueueAdmitted::parse("Admitted by ClusterQueue gpu-cq, wait time since reservation was 0s").unwrap();
         assert_eq!((d.cluster_queue.as_str(), d.wait_seconds), ("gpu-cq", 0));
-        assert_eq!(
-            KueueAdmitted::parse("Admitted by clusterQueue gpu-cq"),
-            None
-        );
+        assert_eq!(KueueAdmitted::parse("Admitted by clusterQueue gpu-cq"), None);
     }
 
     #[test]
@@ -1295,28 +1102,11 @@ mod tests {
         .unwrap();
         assert_eq!(full.preemptor_uid.as_deref(), Some("5f6a"));
         assert_eq!(full.preemptor_job_uid.as_deref(), Some("9c1d"));
-        assert_eq!(
-            full.reason.as_deref(),
-            Some("prioritization in the ClusterQueue")
-        );
+        assert_eq!(full.reason.as_deref(), Some("prioritization in the ClusterQueue"));
         assert_eq!(full.preemptor_path.as_deref(), Some("/cohort-a/gpu-cq"));
         assert_eq!(full.preemptee_path.as_deref(), Some("/cohort-a/gpu-cq"));
-        assert_eq!(
-            full.preemptor_priority,
-            Some(KueuePriority {
-                effective: 1000,
-                base: 1000,
-                boost: 0
-            })
-        );
-        assert_eq!(
-            full.preemptee_priority,
-            Some(KueuePriority {
-                effective: 10,
-                base: 100,
-                boost: -90
-            })
-        );
+        assert_eq!(full.preemptor_priority, Some(KueuePriority { effective: 1000, base: 1000, boost: 0 }));
+        assert_eq!(full.preemptee_priority, Some(KueuePriority { effective: 10, base: 100, boost: -90 }));
 
         let paths = KueuePreempted::parse(
             "Preempted to accommodate a workload (UID: u1, JobUID: j1) due to reclamation within the cohort; preemptor path: /c/a; preemptee path: /c/b",
@@ -1330,45 +1120,25 @@ mod tests {
         )
         .unwrap();
         assert_eq!(job.preemptor_job_uid.as_deref(), Some("UNKNOWN"));
-        assert_eq!(
-            job.reason.as_deref(),
-            Some("Fair Sharing within the cohort")
-        );
+        assert_eq!(job.reason.as_deref(), Some("Fair Sharing within the cohort"));
         assert_eq!(job.preemptor_path, None);
 
         let uid = KueuePreempted::parse(
             "Preempted to accommodate a workload (UID: u1) due to reclamation within the cohort while borrowing",
         )
         .unwrap();
-        assert_eq!(
-            (uid.preemptor_uid.as_deref(), uid.preemptor_job_uid),
-            (Some("u1"), None)
-        );
+        assert_eq!((uid.preemptor_uid.as_deref(), uid.preemptor_job_uid), (Some("u1"), None));
 
-        let old =
-            KueuePreempted::parse("Preempted by another workload in the ClusterQueue").unwrap();
+        let old = KueuePreempted::parse("Preempted by another workload in the ClusterQueue").unwrap();
         assert_eq!(old.scope.as_deref(), Some("ClusterQueue"));
-        assert_eq!(
-            KueuePreempted::parse("Preempted by pod 1234 on node node-a"),
-            None
-        );
-        assert_eq!(
-            KueuePreempted::parse("Preempted to accommodate a workload (UID: u1"),
-            None
-        );
+        assert_eq!(KueuePreempted::parse("Preempted by pod 1234 on node node-a"), None);
+        assert_eq!(KueuePreempted::parse("Preempted to accommodate a workload (UID: u1"), None);
 
         let w = KueuePreemptedWorkload::parse(
             "Preempted workload ml/train-low (UID: 77aa) in ClusterQueue gpu-cq; preemptor effective priority: 1000 (base: 1000, boost: 0); preemptee effective priority: 10 (base: 10, boost: 0)",
         )
         .unwrap();
-        assert_eq!(
-            (
-                w.workload.as_str(),
-                w.uid.as_str(),
-                w.cluster_queue.as_str()
-            ),
-            ("ml/train-low", "77aa", "gpu-cq")
-        );
+        assert_eq!((w.workload.as_str(), w.uid.as_str(), w.cluster_queue.as_str()), ("ml/train-low", "77aa", "gpu-cq"));
         assert_eq!(w.preemptee_priority.map(|p| p.effective), Some(10));
     }
 
@@ -1376,17 +1146,11 @@ mod tests {
     fn eviction_messages() {
         let d = KueueEvicted::parse("Exceeded the PodsReady timeout ml/train-0").unwrap();
         assert_eq!(d.cause, KueueEvictionCause::PodsReadyTimeout);
-        assert_eq!(
-            (d.workload.as_deref(), d.timeout_seconds),
-            (Some("ml/train-0"), None)
-        );
+        assert_eq!((d.workload.as_deref(), d.timeout_seconds), (Some("ml/train-0"), None));
         let d = KueueEvicted::parse("Exceeded the PodsReady timeout 5m0s").unwrap();
         assert_eq!(d.timeout_seconds, Some(300.0));
         let d = KueueEvicted::parse("Exceeded the PodsReady timeout").unwrap();
-        assert_eq!(
-            (d.cause, d.workload),
-            (KueueEvictionCause::PodsReadyTimeout, None)
-        );
+        assert_eq!((d.cause, d.workload), (KueueEvictionCause::PodsReadyTimeout, None));
         let d = KueueEvicted::parse(
             "Preempted to accommodate a workload (UID: u1, JobUID: j1) due to prioritization in the ClusterQueue",
         )
@@ -1398,28 +1162,16 @@ mod tests {
         )
         .unwrap();
         assert_eq!(d.cause, KueueEvictionCause::Deactivated);
-        assert_eq!(
-            d.detail.as_deref(),
-            Some("exceeding the maximum number of re-queuing retries")
-        );
+        assert_eq!(d.detail.as_deref(), Some("exceeding the maximum number of re-queuing retries"));
         let d = KueueEvicted::parse(
             "Workload was evicted as there was no replacement for unhealthy node(s): node-a,node-b",
         )
         .unwrap();
         assert_eq!(d.unhealthy_nodes, ["node-a", "node-b"]);
         for (note, cause) in [
-            (
-                "The ClusterQueue is stopped",
-                KueueEvictionCause::ClusterQueueStopped,
-            ),
-            (
-                "The LocalQueue is stopped",
-                KueueEvictionCause::LocalQueueStopped,
-            ),
-            (
-                "At least one admission check is false",
-                KueueEvictionCause::AdmissionCheck,
-            ),
+            ("The ClusterQueue is stopped", KueueEvictionCause::ClusterQueueStopped),
+            ("The LocalQueue is stopped", KueueEvictionCause::LocalQueueStopped),
+            ("At least one admission check is false", KueueEvictionCause::AdmissionCheck),
             (
                 "Evicted to accommodate a workload (UID: u1) due to migration to more favorable resource flavor",
                 KueueEvictionCause::FlavorMigration,
@@ -1434,33 +1186,16 @@ mod tests {
     #[test]
     fn job_side_notes() {
         assert_eq!(
-            CreatedWorkload::parse("Created Workload: ml/job-train-3f2a1")
-                .unwrap()
-                .workload,
+            CreatedWorkload::parse("Created Workload: ml/job-train-3f2a1").unwrap().workload,
             "ml/job-train-3f2a1"
         );
         assert_eq!(CreatedWorkload::parse("Created Workload: "), None);
+        assert_eq!(KueueStarted::parse("Admitted by clusterQueue gpu-cq").unwrap().cluster_queue, "gpu-cq");
+        assert_eq!(KueueStarted::parse("Admitted by ClusterQueue gpu-cq, wait time since reservation was 0s"), None);
         assert_eq!(
-            KueueStarted::parse("Admitted by clusterQueue gpu-cq")
-                .unwrap()
-                .cluster_queue,
-            "gpu-cq"
-        );
-        assert_eq!(
-            KueueStarted::parse(
-                "Admitted by ClusterQueue gpu-cq, wait time since reservation was 0s"
-            ),
-            None
-        );
-        assert_eq!(
-            FinishedWorkload::parse("Workload 'ml/job-train-3f2a1' is declared finished")
-                .unwrap()
-                .workload,
+            FinishedWorkload::parse("Workload 'ml/job-train-3f2a1' is declared finished").unwrap().workload,
             "ml/job-train-3f2a1"
         );
-        assert_eq!(
-            FinishedWorkload::parse("Workload ml/x is declared finished"),
-            None
-        );
+        assert_eq!(FinishedWorkload::parse("Workload ml/x is declared finished"), None);
     }
 }

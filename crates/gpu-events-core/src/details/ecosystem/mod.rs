@@ -21,28 +21,26 @@ pub use cluster_autoscaler::{
 };
 pub use gpu_operator::{DriverUpgrade, DriverUpgradeStep};
 pub use karpenter::{
-    AwaitingVolumeDetachment, DisruptionAction, DisruptionBlocked, DisruptionBlockedCause,
-    KarpenterCause, KarpenterDisruption, KarpenterEvicted, KarpenterFailedDraining,
-    KarpenterFailedScheduling, KarpenterIncompatibility, KarpenterRequirement, NodeClaimEvent,
-    Nominated,
+    AwaitingVolumeDetachment, DisruptionAction, DisruptionBlocked, DisruptionBlockedCause, KarpenterCause,
+    KarpenterDisruption, KarpenterEvicted, KarpenterFailedDraining, KarpenterFailedScheduling,
+    KarpenterIncompatibility, KarpenterRequirement, NodeClaimEvent, Nominated,
 };
 pub use kueue::{
-    CreatedWorkload, FinishedWorkload, KueueAdmitted, KueueEvicted, KueueEvictionCause,
-    KueueFlavorAttempt, KueueFlavorReason, KueueFlavorsConsidered, KueueInadmissible,
-    KueueInadmissibleCause, KueuePodSetFailure, KueuePreempted, KueuePreemptedWorkload,
-    KueuePriority, KueueStarted, KueueTopologyExclusion, QuotaReserved,
+    CreatedWorkload, FinishedWorkload, KueueAdmitted, KueueEvicted, KueueEvictionCause, KueueFlavorAttempt,
+    KueueFlavorReason, KueueFlavorsConsidered, KueueInadmissible, KueueInadmissibleCause, KueuePodSetFailure,
+    KueuePreempted, KueuePreemptedWorkload, KueuePriority, KueueStarted, KueueTopologyExclusion, QuotaReserved,
 };
 
 pub(crate) use ascend::NPU_DEVICE_FAULT;
 pub(crate) use cluster_autoscaler::{NOT_TRIGGER_SCALE_UP, SCALE_DOWN, TRIGGERED_SCALE_UP};
 pub(crate) use gpu_operator::DRIVER_UPGRADE;
 pub(crate) use karpenter::{
-    AWAITING_VOLUME_DETACHMENT, DISRUPTION_BLOCKED, KARPENTER_DISRUPTION, KARPENTER_EVICTED,
-    KARPENTER_FAILED_DRAINING, KARPENTER_FAILED_SCHEDULING, NODE_CLAIM_EVENT, NOMINATED,
+    AWAITING_VOLUME_DETACHMENT, DISRUPTION_BLOCKED, KARPENTER_DISRUPTION, KARPENTER_EVICTED, KARPENTER_FAILED_DRAINING,
+    KARPENTER_FAILED_SCHEDULING, NODE_CLAIM_EVENT, NOMINATED,
 };
 pub(crate) use kueue::{
-    CREATED_WORKLOAD, FINISHED_WORKLOAD, KUEUE_ADMITTED, KUEUE_EVICTED, KUEUE_INADMISSIBLE,
-    KUEUE_PREEMPTED, KUEUE_PREEMPTED_WORKLOAD, KUEUE_STARTED, QUOTA_RESERVED,
+    CREATED_WORKLOAD, FINISHED_WORKLOAD, KUEUE_ADMITTED, KUEUE_EVICTED, KUEUE_INADMISSIBLE, KUEUE_PREEMPTED,
+    KUEUE_PREEMPTED_WORKLOAD, KUEUE_STARTED, QUOTA_RESERVED,
 };
 
 /// Details of autoscaler, queue and device-vendor notes (`kind` in JSON).
@@ -137,42 +135,21 @@ mod tests {
     fn samples() -> Vec<(&'static Grammar, &'static str)> {
         vec![
             (&NOMINATED, "Pod should schedule on: nodeclaim/a"),
-            (
-                &KARPENTER_FAILED_SCHEDULING,
-                "Failed to schedule pod, did not tolerate taint (taint=a:NoSchedule)",
-            ),
+            (&KARPENTER_FAILED_SCHEDULING, "Failed to schedule pod, did not tolerate taint (taint=a:NoSchedule)"),
             (&DISRUPTION_BLOCKED, "Node is nominated for a pending pod"),
             (&NODE_CLAIM_EVENT, "NodeClaim a event: b"),
             (&KARPENTER_DISRUPTION, "Disrupting Node: Empty"),
             (&KARPENTER_EVICTED, "Evicted pod: Empty"),
             (&KARPENTER_FAILED_DRAINING, "Failed to drain node, x"),
-            (
-                &AWAITING_VOLUME_DETACHMENT,
-                "Awaiting deletion of bound volumeattachments (a)",
-            ),
-            (
-                &TRIGGERED_SCALE_UP,
-                "pod triggered scale-up: [{g 1->2 (max: 3)}]",
-            ),
+            (&AWAITING_VOLUME_DETACHMENT, "Awaiting deletion of bound volumeattachments (a)"),
+            (&TRIGGERED_SCALE_UP, "pod triggered scale-up: [{g 1->2 (max: 3)}]"),
             (&NOT_TRIGGER_SCALE_UP, "pod didn't trigger scale-up: 1 x"),
             (&SCALE_DOWN, "deleting pod for node scale down"),
             (&KUEUE_INADMISSIBLE, "ClusterQueue a is inactive"),
-            (
-                &QUOTA_RESERVED,
-                "Quota reserved in ClusterQueue a, wait time since queued was 1s",
-            ),
-            (
-                &KUEUE_ADMITTED,
-                "Admitted by ClusterQueue a, wait time since reservation was 0s",
-            ),
-            (
-                &KUEUE_PREEMPTED,
-                "Preempted by another workload in the cohort",
-            ),
-            (
-                &KUEUE_PREEMPTED_WORKLOAD,
-                "Preempted workload a/b (UID: u) in ClusterQueue c",
-            ),
+            (&QUOTA_RESERVED, "Quota reserved in ClusterQueue a, wait time since queued was 1s"),
+            (&KUEUE_ADMITTED, "Admitted by ClusterQueue a, wait time since reservation was 0s"),
+            (&KUEUE_PREEMPTED, "Preempted by another workload in the cohort"),
+            (&KUEUE_PREEMPTED_WORKLOAD, "Preempted workload a/b (UID: u) in ClusterQueue c"),
             (&KUEUE_EVICTED, "The ClusterQueue is stopped"),
             (&CREATED_WORKLOAD, "Created Workload: a/b"),
             (&KUEUE_STARTED, "Admitted by clusterQueue a"),
@@ -189,9 +166,7 @@ mod tests {
     fn each_grammar_lists_the_kind_it_produces_and_round_trips() {
         for (grammar, note) in samples() {
             let details = grammar.parse(&Note::new(note));
-            let Details::Ecosystem(inner) = &details else {
-                panic!("{note}: {details:?}")
-            };
+            let Details::Ecosystem(inner) = &details else { panic!("{note}: {details:?}") };
             assert_eq!(grammar.kinds, [inner.kind()], "{note}");
             let json = serde_json::to_value(&details).unwrap();
             assert_eq!(json["kind"], inner.kind());

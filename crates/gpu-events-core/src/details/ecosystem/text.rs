@@ -107,10 +107,7 @@ impl<'a, F: Fn(&str) -> bool> Iterator for TopLevelSplit<'a, F> {
 }
 
 /// [`TopLevelSplit`] at every top-level `sep`.
-pub(super) fn split_top_level<'a>(
-    text: &'a str,
-    sep: &'static str,
-) -> TopLevelSplit<'a, fn(&str) -> bool> {
+pub(super) fn split_top_level<'a>(text: &'a str, sep: &'static str) -> TopLevelSplit<'a, fn(&str) -> bool> {
     split_top_level_where(text, sep, |_| true)
 }
 
@@ -120,11 +117,7 @@ pub(super) fn split_top_level_where<'a, F: Fn(&str) -> bool>(
     sep: &'static str,
     accept: F,
 ) -> TopLevelSplit<'a, F> {
-    TopLevelSplit {
-        rest: Some(text),
-        sep,
-        accept,
-    }
+    TopLevelSplit { rest: Some(text), sep, accept }
 }
 
 /// A Go `%q` string at the start of `text`: its unquoted value and the text after it.
@@ -163,9 +156,7 @@ pub(super) fn quantity_map(json: &str) -> Option<BTreeMap<String, Quantity>> {
         map.into_iter()
             .filter_map(|(name, value)| match value {
                 serde_json::Value::String(text) => Some((name, Quantity::parse(&text))),
-                serde_json::Value::Number(number) => {
-                    Some((name, Quantity::parse(&number.to_string())))
-                }
+                serde_json::Value::Number(number) => Some((name, Quantity::parse(&number.to_string()))),
                 _ => None,
             })
             .collect(),
@@ -176,10 +167,8 @@ pub(super) fn quantity_map(json: &str) -> Option<BTreeMap<String, Quantity>> {
 /// (`[A-Za-z0-9_./-]+`), as in `serrors` values (`NodePool=gpu`) and Karpenter's
 /// `requirements=`/`resources=`.
 pub(super) fn starts_with_key(text: &str) -> bool {
-    let key_len = text
-        .bytes()
-        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'/' | b'-'))
-        .count();
+    let key_len =
+        text.bytes().take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'/' | b'-')).count();
     key_len > 0 && text.as_bytes().get(key_len) == Some(&b'=')
 }
 
@@ -223,16 +212,11 @@ pub(super) fn go_duration_seconds(text: &str) -> Option<f64> {
     }
     let mut total = 0.0;
     while !rest.is_empty() {
-        let number_len = rest
-            .bytes()
-            .take_while(|b| b.is_ascii_digit() || *b == b'.')
-            .count();
+        let number_len = rest.bytes().take_while(|b| b.is_ascii_digit() || *b == b'.').count();
         let number: f64 = rest.get(..number_len)?.parse().ok()?;
         rest = rest.get(number_len..)?;
-        let unit_len = rest
-            .char_indices()
-            .find(|(_, c)| c.is_ascii_digit() || *c == '.')
-            .map_or(rest.len(), |(i, _)| i);
+        let unit_len =
+            rest.char_indices().find(|(_, c)| c.is_ascii_digit() || *c == '.').map_or(rest.len(), |(i, _)| i);
         let scale = match rest.get(..unit_len)? {
             "ns" => 1e-9,
             "us" | "µs" | "μs" => 1e-6,
@@ -251,21 +235,15 @@ pub(super) fn go_duration_seconds(text: &str) -> Option<f64> {
 /// `items` joined by `, ` with Karpenter's `pretty.Slice` tail ` and N other(s)`: the items and N.
 pub(super) fn pretty_slice(text: &str) -> (Vec<String>, Option<u32>) {
     let (list, others) = match text.rsplit_once(" and ") {
-        Some((list, tail)) => match tail
-            .strip_suffix(" other(s)")
-            .or_else(|| tail.strip_suffix(" others"))
-            .and_then(|n| n.parse().ok())
-        {
-            Some(n) => (list, Some(n)),
-            None => (text, None),
-        },
+        Some((list, tail)) => {
+            match tail.strip_suffix(" other(s)").or_else(|| tail.strip_suffix(" others")).and_then(|n| n.parse().ok()) {
+                Some(n) => (list, Some(n)),
+                None => (text, None),
+            }
+        }
         None => (text, None),
     };
-    let items = list
-        .split(", ")
-        .filter(|item| !item.is_empty())
-        .map(str::to_owned)
-        .collect();
+    let items = list.split(", ").filter(|item| !item.is_empty()).map(str::to_owned).collect();
     (items, others)
 }
 
@@ -286,47 +264,29 @@ mod tests {
     fn splits_only_at_top_level() {
         let parts: Vec<_> = split_top_level(r#"a; {"x":"1; 2"}; "q; r"; (s; t)"#, "; ").collect();
         assert_eq!(parts, ["a", r#"{"x":"1; 2"}"#, r#""q; r""#, "(s; t)"]);
-        let parts: Vec<_> = split_top_level_where("1 a, 2 b, c, 3 d", ", ", |rest| {
-            rest.starts_with(|c: char| c.is_ascii_digit())
-        })
-        .collect();
+        let parts: Vec<_> =
+            split_top_level_where("1 a, 2 b, c, 3 d", ", ", |rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+                .collect();
         assert_eq!(parts, ["1 a", "2 b, c", "3 d"]);
         assert_eq!(split_top_level("", "; ").collect::<Vec<_>>(), [""]);
     }
 
     #[test]
     fn quoted_strings_and_structured_values() {
-        assert_eq!(
-            quoted_prefix(r#""spot-pool", rest"#),
-            Some(("spot-pool".to_owned(), ", rest"))
-        );
+        assert_eq!(quoted_prefix(r#""spot-pool", rest"#), Some(("spot-pool".to_owned(), ", rest")));
         assert_eq!(quoted_prefix(r#""unterminated"#), None);
         assert_eq!(unquote_or_keep(r#""a\"b""#), "a\"b");
         assert_eq!(unquote_or_keep("plain"), "plain");
         assert_eq!(
-            structured_suffix(
-                "all available instance types exceed limits for nodepool (NodePool=gpu)"
-            ),
-            Some((
-                "all available instance types exceed limits for nodepool",
-                "NodePool=gpu"
-            ))
+            structured_suffix("all available instance types exceed limits for nodepool (NodePool=gpu)"),
+            Some(("all available instance types exceed limits for nodepool", "NodePool=gpu"))
         );
         assert_eq!(
-            structured_suffix(
-                "no instance type has enough resources (CPU request >= 1 Million, m vs M typo?)"
-            ),
+            structured_suffix("no instance type has enough resources (CPU request >= 1 Million, m vs M typo?)"),
             None
         );
-        let pairs: Vec<_> =
-            key_values("requirements=a In [x], b Exists, resources={\"cpu\":\"1\"}").collect();
-        assert_eq!(
-            pairs,
-            [
-                ("requirements", "a In [x], b Exists"),
-                ("resources", "{\"cpu\":\"1\"}")
-            ]
-        );
+        let pairs: Vec<_> = key_values("requirements=a In [x], b Exists, resources={\"cpu\":\"1\"}").collect();
+        assert_eq!(pairs, [("requirements", "a In [x], b Exists"), ("resources", "{\"cpu\":\"1\"}")]);
     }
 
     #[test]
@@ -347,14 +307,8 @@ mod tests {
 
     #[test]
     fn pretty_slices_with_others() {
-        assert_eq!(
-            pretty_slice("a, b and 3 other(s)"),
-            (vec!["a".to_owned(), "b".to_owned()], Some(3))
-        );
+        assert_eq!(pretty_slice("a, b and 3 other(s)"), (vec!["a".to_owned(), "b".to_owned()], Some(3)));
         assert_eq!(pretty_slice("a"), (vec!["a".to_owned()], None));
-        assert_eq!(
-            pretty_slice("rock and roll"),
-            (vec!["rock and roll".to_owned()], None)
-        );
+        assert_eq!(pretty_slice("rock and roll"), (vec!["rock and roll".to_owned()], None));
     }
 }

@@ -92,14 +92,9 @@ impl UnexpectedAdmission {
         let (step, error) = if let Some(rest) = text.strip_prefix("Allocate failed due to ") {
             (AdmissionStep::Allocate, strip_unexpected(rest)?)
         } else if let Some(rest) = text.strip_prefix("Update plugin resources failed due to ") {
-            (
-                AdmissionStep::UpdatePluginResources,
-                strip_unexpected(rest)?,
-            )
+            (AdmissionStep::UpdatePluginResources, strip_unexpected(rest)?)
         } else {
-            let rest = text.strip_prefix(
-                "Unexpected error while attempting to recover from admission failure: ",
-            )?;
+            let rest = text.strip_prefix("Unexpected error while attempting to recover from admission failure: ")?;
             (AdmissionStep::RecoverAdmissionFailure, rest)
         };
         let mut admission = UnexpectedAdmission {
@@ -139,18 +134,12 @@ impl UnexpectedAdmission {
             return;
         }
         for (prefix, cause) in [
-            (
-                "no healthy devices present; cannot allocate unhealthy devices ",
-                AllocationCause::NoHealthyDevices,
-            ),
+            ("no healthy devices present; cannot allocate unhealthy devices ", AllocationCause::NoHealthyDevices),
             (
                 "previously allocated devices are no longer healthy; cannot allocate unhealthy devices ",
                 AllocationCause::PreviouslyAllocatedUnhealthy,
             ),
-            (
-                "cannot allocate unregistered device ",
-                AllocationCause::UnregisteredDevice,
-            ),
+            ("cannot allocate unregistered device ", AllocationCause::UnregisteredDevice),
         ] {
             if let Some(resource) = error.strip_prefix(prefix) {
                 self.cause = cause;
@@ -159,8 +148,7 @@ impl UnexpectedAdmission {
             }
         }
         if self.pod_uid.is_some()
-            && let Some([resource, _, _]) =
-                captures::<3>("changed request for resource %v from %v to %v", inner)
+            && let Some([resource, _, _]) = captures::<3>("changed request for resource %v from %v to %v", inner)
         {
             self.cause = AllocationCause::RequestChanged;
             self.resource = Some(resource.to_owned());
@@ -197,19 +185,13 @@ fn devices_unavailable(text: &str) -> Option<(&str, u64, u64)> {
     let (requested, available) = numbers.split_once(',')?;
     let available = available.trim_start().strip_prefix("Available:")?;
     let resource = (!resource.is_empty()).then_some(resource)?;
-    Some((
-        resource,
-        requested.trim().parse().ok()?,
-        available.trim().parse().ok()?,
-    ))
+    Some((resource, requested.trim().parse().ok()?, available.trim().parse().ok()?))
 }
 
 /// Grammar of kubelet `UnexpectedAdmissionError`.
-pub(crate) static UNEXPECTED_ADMISSION: Grammar =
-    Grammar::new(&["unexpectedAdmission"], |note: &Note<'_>| {
-        UnexpectedAdmission::parse(note.text)
-            .map(|d| Details::Node(NodeDetails::UnexpectedAdmission(d)))
-    });
+pub(crate) static UNEXPECTED_ADMISSION: Grammar = Grammar::new(&["unexpectedAdmission"], |note: &Note<'_>| {
+    UnexpectedAdmission::parse(note.text).map(|d| Details::Node(NodeDetails::UnexpectedAdmission(d)))
+});
 
 /// The node lacks a resource the Pod requests (`OutOf<resource>`, pkg/kubelet/lifecycle/predicate.go;
 /// the same text in the old DaemonSet `FailedPlacement`):
@@ -238,10 +220,8 @@ impl OutOfResource {
     /// Parse the insufficient-resource text (optionally with a Pod status prefix).
     pub fn parse(note: &str) -> Option<Self> {
         let (pod_status, text) = strip_pod_status_prefix(note);
-        let [resource, requested, used, capacity] = captures(
-            "Node didn't have enough resource: %s, requested: %d, used: %d, capacity: %d",
-            text.trim_end(),
-        )?;
+        let [resource, requested, used, capacity] =
+            captures("Node didn't have enough resource: %s, requested: %d, used: %d, capacity: %d", text.trim_end())?;
         Some(OutOfResource {
             pod_status,
             resource: resource.to_owned(),
@@ -280,10 +260,9 @@ impl SmtAlignment {
     pub fn parse(note: &str) -> Option<Self> {
         let (pod_status, text) = strip_pod_status_prefix(note);
         let text = text.trim_end();
-        if let Some([requested, per_core]) = captures(
-            "SMT Alignment Error: requested %d cpus not multiple cpus per core = %d",
-            text,
-        ) {
+        if let Some([requested, per_core]) =
+            captures("SMT Alignment Error: requested %d cpus not multiple cpus per core = %d", text)
+        {
             return Some(SmtAlignment {
                 pod_status,
                 requested_cpus: requested.parse().ok()?,
@@ -393,10 +372,7 @@ mod tests {
         .unwrap();
         assert_eq!(eof.cause, AllocationCause::DevicePluginRpc);
         let grpc = eof.grpc.unwrap();
-        assert_eq!(
-            (grpc.code.as_str(), grpc.description.as_str()),
-            ("Unavailable", "error reading from server: EOF")
-        );
+        assert_eq!((grpc.code.as_str(), grpc.description.as_str()), ("Unavailable", "error reading from server: EOF"));
         assert_eq!(eof.resource, None);
 
         let preferred = UnexpectedAdmission::parse(
@@ -406,10 +382,7 @@ mod tests {
         assert_eq!(preferred.cause, AllocationCause::PreferredAllocationFailed);
         assert_eq!(preferred.grpc.unwrap().code, "Unknown");
         let nvml = preferred.nvml.unwrap();
-        assert_eq!(
-            (nvml.device, nvml.error.as_str()),
-            (Some(5), "Insufficient Permissions")
-        );
+        assert_eq!((nvml.device, nvml.error.as_str()), (Some(5), "Insufficient Permissions"));
 
         let sharing = UnexpectedAdmission::parse(
             "Allocate failed due to rpc error: code = Unknown desc = invalid allocation request for \"nvidia.com/gpu\": invalid request: maximum request size for shared resources is 1; found 2, which is unexpected",
@@ -427,10 +400,7 @@ mod tests {
         .unwrap();
         assert_eq!(vendor.cause, AllocationCause::Other);
         assert!(vendor.pod_status);
-        assert_eq!(
-            vendor.pod_uid.as_deref(),
-            Some("d65f09ad-cca3-4631-a0a3-d5ba850f8a69")
-        );
+        assert_eq!(vendor.pod_uid.as_deref(), Some("d65f09ad-cca3-4631-a0a3-d5ba850f8a69"));
         assert_eq!(vendor.container.as_deref(), Some("wait-gcs-ready"));
 
         let recover = UnexpectedAdmission::parse(
@@ -467,10 +437,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(out.resource, "memory");
-        assert_eq!(
-            (out.requested, out.used, out.capacity),
-            (2147483648, 32290433792, 32457011200)
-        );
+        assert_eq!((out.requested, out.used, out.capacity), (2147483648, 32290433792, 32457011200));
         let gpu = OutOfResource::parse(
             "Pod was rejected: Node didn't have enough resource: nvidia.com/gpu, requested: 1, used: 8, capacity: 8",
         )
@@ -478,43 +445,22 @@ mod tests {
         assert!(gpu.pod_status);
         assert_eq!(gpu.resource, "nvidia.com/gpu");
         assert_eq!(
-            OutOfResource::parse(
-                "Node didn't have enough resource: cpu, requested: x, used: 1, capacity: 2"
-            ),
+            OutOfResource::parse("Node didn't have enough resource: cpu, requested: x, used: 1, capacity: 2"),
             None
         );
-        assert_eq!(
-            OutOfResource::parse("Node didn't have enough resource: cpu"),
-            None
-        );
+        assert_eq!(OutOfResource::parse("Node didn't have enough resource: cpu"), None);
 
-        let multiple = SmtAlignment::parse(
-            "SMT Alignment Error: requested 3 cpus not multiple cpus per core = 2",
-        )
-        .unwrap();
-        assert_eq!(
-            (
-                multiple.requested_cpus,
-                multiple.cpus_per_core,
-                multiple.available_physical_cpus
-            ),
-            (3, 2, None)
-        );
+        let multiple =
+            SmtAlignment::parse("SMT Alignment Error: requested 3 cpus not multiple cpus per core = 2").unwrap();
+        assert_eq!((multiple.requested_cpus, multiple.cpus_per_core, multiple.available_physical_cpus), (3, 2, None));
         let physical = SmtAlignment::parse(
             "SMT Alignment Error: not enough free physical CPUs: available physical CPUs = 4, requested CPUs = 8, CPUs per core = 2",
         )
         .unwrap();
         assert_eq!(
-            (
-                physical.requested_cpus,
-                physical.cpus_per_core,
-                physical.available_physical_cpus
-            ),
+            (physical.requested_cpus, physical.cpus_per_core, physical.available_physical_cpus),
             (8, 2, Some(4))
         );
-        assert_eq!(
-            SmtAlignment::parse("SMT Alignment Error: something else"),
-            None
-        );
+        assert_eq!(SmtAlignment::parse("SMT Alignment Error: something else"), None);
     }
 }

@@ -116,11 +116,7 @@ impl ContainerKilling {
     /// Parse any `Killing` form.
     pub fn parse(note: &str) -> Option<Self> {
         if note == "FailedPostStartHook" {
-            return Some(ContainerKilling {
-                container: None,
-                cause: KillCause::PostStartHookFailed,
-                message: None,
-            });
+            return Some(ContainerKilling { container: None, cause: KillCause::PostStartHookFailed, message: None });
         }
         if let Some([name]) = captures("Stopping container %s", note) {
             return Some(ContainerKilling {
@@ -189,29 +185,14 @@ mod tests {
             ("Created container trainer", Some("trainer")),
             ("Created container", None),
         ] {
-            assert_eq!(
-                ContainerCreated::parse(note).unwrap().container.as_deref(),
-                want,
-                "{note}"
-            );
+            assert_eq!(ContainerCreated::parse(note).unwrap().container.as_deref(), want, "{note}");
         }
-        for (note, want) in [
-            ("Container started", None),
-            ("Started container trainer", Some("trainer")),
-            ("Started container", None),
-        ] {
-            assert_eq!(
-                ContainerStarted::parse(note).unwrap().container.as_deref(),
-                want,
-                "{note}"
-            );
+        for (note, want) in
+            [("Container started", None), ("Started container trainer", Some("trainer")), ("Started container", None)]
+        {
+            assert_eq!(ContainerStarted::parse(note).unwrap().container.as_deref(), want, "{note}");
         }
-        for bad in [
-            "Created container ",
-            "Created containers x",
-            "Created container a b",
-            "Container is created",
-        ] {
+        for bad in ["Created container ", "Created containers x", "Created container a b", "Container is created"] {
             assert_eq!(ContainerCreated::parse(bad), None, "{bad}");
         }
         for bad in ["Started container ", "Started", "Container started now"] {
@@ -222,12 +203,7 @@ mod tests {
     #[test]
     fn killing_every_form() {
         let cases = [
-            (
-                "Stopping container trainer",
-                Some("trainer"),
-                KillCause::Stopping,
-                None,
-            ),
+            ("Stopping container trainer", Some("trainer"), KillCause::Stopping, None),
             (
                 "Container vllm failed liveness probe, will be restarted",
                 Some("vllm"),
@@ -240,24 +216,9 @@ mod tests {
                 KillCause::StartupProbeFailed,
                 None,
             ),
-            (
-                "Container app definition changed, will be restarted",
-                Some("app"),
-                KillCause::DefinitionChanged,
-                None,
-            ),
-            (
-                "FailedPostStartHook",
-                None,
-                KillCause::PostStartHookFailed,
-                None,
-            ),
-            (
-                "Container app resize requires restart",
-                Some("app"),
-                KillCause::Other,
-                Some("resize requires restart"),
-            ),
+            ("Container app definition changed, will be restarted", Some("app"), KillCause::DefinitionChanged, None),
+            ("FailedPostStartHook", None, KillCause::PostStartHookFailed, None),
+            ("Container app resize requires restart", Some("app"), KillCause::Other, Some("resize requires restart")),
             (
                 "Killing container with id docker://app:Need to kill Pod",
                 Some("app"),
@@ -277,12 +238,7 @@ mod tests {
             assert_eq!(k.cause, cause, "{note}");
             assert_eq!(k.message.as_deref(), message, "{note}");
         }
-        for bad in [
-            "Stopping container",
-            "Stopping container a b",
-            "Killing container with id nocolon",
-            "Killing",
-        ] {
+        for bad in ["Stopping container", "Stopping container a b", "Killing container with id nocolon", "Killing"] {
             assert_eq!(ContainerKilling::parse(bad), None, "{bad}");
         }
     }

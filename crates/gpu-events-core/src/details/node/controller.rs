@@ -39,24 +39,16 @@ pub struct ControllerCreated {
 impl ControllerCreated {
     /// Parse any `SuccessfulCreate` form.
     pub fn parse(note: &str) -> Option<Self> {
-        let mut created = ControllerCreated {
-            pod: None,
-            claim: None,
-            stateful_set: None,
-            job: None,
-        };
+        let mut created = ControllerCreated { pod: None, claim: None, stateful_set: None, job: None };
         if let Some([pod]) = captures("Created pod: %v", note) {
             created.pod = Some(name(pod)?);
         } else if let Some([job]) = captures("Created job %v", note) {
             created.job = Some(name(job)?);
-        } else if let Some([pod, set]) =
-            captures("create Pod %s in StatefulSet %s successful", note)
-        {
+        } else if let Some([pod, set]) = captures("create Pod %s in StatefulSet %s successful", note) {
             created.pod = Some(name(pod)?);
             created.stateful_set = Some(name(set)?);
         } else {
-            let [claim, pod, set] =
-                captures("create Claim %s Pod %s in StatefulSet %s success", note)?;
+            let [claim, pod, set] = captures("create Claim %s Pod %s in StatefulSet %s success", note)?;
             created.claim = Some(name(claim)?);
             created.pod = Some(name(pod)?);
             created.stateful_set = Some(name(set)?);
@@ -66,11 +58,9 @@ impl ControllerCreated {
 }
 
 /// Grammar of controller `SuccessfulCreate`.
-pub(crate) static SUCCESSFUL_CREATE: Grammar =
-    Grammar::new(&["controllerCreated"], |note: &Note<'_>| {
-        ControllerCreated::parse(note.text)
-            .map(|d| Details::Node(NodeDetails::ControllerCreated(d)))
-    });
+pub(crate) static SUCCESSFUL_CREATE: Grammar = Grammar::new(&["controllerCreated"], |note: &Note<'_>| {
+    ControllerCreated::parse(note.text).map(|d| Details::Node(NodeDetails::ControllerCreated(d)))
+});
 
 /// A workload controller deleted an object (`SuccessfulDelete`): `Deleted pod: %v`, `delete Pod
 /// %s in StatefulSet %s successful`, `Deleted job %v` (CronJob).
@@ -89,11 +79,7 @@ pub struct ControllerDeleted {
 impl ControllerDeleted {
     /// Parse any `SuccessfulDelete` form.
     pub fn parse(note: &str) -> Option<Self> {
-        let mut deleted = ControllerDeleted {
-            pod: None,
-            stateful_set: None,
-            job: None,
-        };
+        let mut deleted = ControllerDeleted { pod: None, stateful_set: None, job: None };
         if let Some([pod]) = captures("Deleted pod: %v", note) {
             deleted.pod = Some(name(pod)?);
         } else if let Some([job]) = captures("Deleted job %v", note) {
@@ -108,11 +94,9 @@ impl ControllerDeleted {
 }
 
 /// Grammar of controller `SuccessfulDelete`.
-pub(crate) static SUCCESSFUL_DELETE: Grammar =
-    Grammar::new(&["controllerDeleted"], |note: &Note<'_>| {
-        ControllerDeleted::parse(note.text)
-            .map(|d| Details::Node(NodeDetails::ControllerDeleted(d)))
-    });
+pub(crate) static SUCCESSFUL_DELETE: Grammar = Grammar::new(&["controllerDeleted"], |note: &Note<'_>| {
+    ControllerDeleted::parse(note.text).map(|d| Details::Node(NodeDetails::ControllerDeleted(d)))
+});
 
 /// One resource of an exceeded ResourceQuota.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -146,8 +130,7 @@ impl QuotaExceeded {
     /// The quota rejection inside an API error, wherever it starts.
     pub fn find(error: &str) -> Option<Self> {
         let rest = after(error, "exceeded quota: ")?;
-        let [quota, requested, used, limited] =
-            captures("%s, requested: %s, used: %s, limited: %s", rest.trim_end())?;
+        let [quota, requested, used, limited] = captures("%s, requested: %s, used: %s, limited: %s", rest.trim_end())?;
         let mut resources: Vec<QuotaResource> = Vec::new();
         let lists = [(0, requested), (1, used), (2, limited)];
         for (column, list) in lists {
@@ -174,10 +157,7 @@ impl QuotaExceeded {
                 *slot = Some(Quantity::parse(quantity));
             }
         }
-        Some(QuotaExceeded {
-            quota: quota.to_owned(),
-            resources,
-        })
+        Some(QuotaExceeded { quota: quota.to_owned(), resources })
     }
 }
 
@@ -218,17 +198,15 @@ impl ControllerCreateFailed {
             error
         } else if let Some(error) = note.strip_prefix("Error creating: ") {
             error
-        } else if let Some([claim, pod, set, error]) = captures(
-            "create Claim %s for Pod %s in StatefulSet %s failed error: %s",
-            note,
-        ) {
+        } else if let Some([claim, pod, set, error]) =
+            captures("create Claim %s for Pod %s in StatefulSet %s failed error: %s", note)
+        {
             failed.claim = Some(name(claim)?);
             failed.pod = Some(name(pod)?);
             failed.stateful_set = Some(name(set)?);
             error
         } else {
-            let [pod, set, error] =
-                captures("create Pod %s in StatefulSet %s failed error: %s", note)?;
+            let [pod, set, error] = captures("create Pod %s in StatefulSet %s failed error: %s", note)?;
             failed.pod = Some(name(pod)?);
             failed.stateful_set = Some(name(set)?);
             error
@@ -240,11 +218,9 @@ impl ControllerCreateFailed {
 }
 
 /// Grammar of controller `FailedCreate`.
-pub(crate) static FAILED_CREATE: Grammar =
-    Grammar::new(&["controllerCreateFailed"], |note: &Note<'_>| {
-        ControllerCreateFailed::parse(note.text)
-            .map(|d| Details::Node(NodeDetails::ControllerCreateFailed(d)))
-    });
+pub(crate) static FAILED_CREATE: Grammar = Grammar::new(&["controllerCreateFailed"], |note: &Note<'_>| {
+    ControllerCreateFailed::parse(note.text).map(|d| Details::Node(NodeDetails::ControllerCreateFailed(d)))
+});
 
 /// Scale direction of a ReplicaSet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -291,20 +267,14 @@ impl ReplicaSetScaled {
             let [to] = captures("to %d", counts)?;
             (None, to.parse().ok()?)
         };
-        Some(ReplicaSetScaled {
-            direction,
-            replica_set: name(replica_set)?,
-            from,
-            to,
-        })
+        Some(ReplicaSetScaled { direction, replica_set: name(replica_set)?, from, to })
     }
 }
 
 /// Grammar of controller `ScalingReplicaSet`.
-pub(crate) static SCALING_REPLICA_SET: Grammar =
-    Grammar::new(&["replicaSetScaled"], |note: &Note<'_>| {
-        ReplicaSetScaled::parse(note.text).map(|d| Details::Node(NodeDetails::ReplicaSetScaled(d)))
-    });
+pub(crate) static SCALING_REPLICA_SET: Grammar = Grammar::new(&["replicaSetScaled"], |note: &Note<'_>| {
+    ReplicaSetScaled::parse(note.text).map(|d| Details::Node(NodeDetails::ReplicaSetScaled(d)))
+});
 
 /// A failed Pod matched a `FailJob` (or other) rule of the Job's pod failure policy
 /// (`PodFailurePolicy`, pkg/controller/job/pod_failure_policy.go): `Container %s for pod %s/%s
@@ -333,24 +303,15 @@ pub struct PodFailurePolicyMatched {
 impl PodFailurePolicyMatched {
     /// Parse either `PodFailurePolicy` form.
     pub fn parse(note: &str) -> Option<Self> {
-        let (container, pod, exit_code, condition, action, index) =
-            if let Some([container, pod, code, action, index]) = captures(
-                "Container %s for pod %s failed with exit code %v matching %v rule at index %d",
-                note,
-            ) {
-                (
-                    Some(name(container)?),
-                    pod,
-                    Some(code.parse().ok()?),
-                    None,
-                    action,
-                    index,
-                )
-            } else {
-                let [pod, condition, action, index] =
-                    captures("Pod %s has condition %v matching %v rule at index %d", note)?;
-                (None, pod, None, Some(name(condition)?), action, index)
-            };
+        let (container, pod, exit_code, condition, action, index) = if let Some([container, pod, code, action, index]) =
+            captures("Container %s for pod %s failed with exit code %v matching %v rule at index %d", note)
+        {
+            (Some(name(container)?), pod, Some(code.parse().ok()?), None, action, index)
+        } else {
+            let [pod, condition, action, index] =
+                captures("Pod %s has condition %v matching %v rule at index %d", note)?;
+            (None, pod, None, Some(name(condition)?), action, index)
+        };
         let (namespace, pod) = pod.split_once('/')?;
         Some(PodFailurePolicyMatched {
             namespace: name(namespace)?,
@@ -365,11 +326,9 @@ impl PodFailurePolicyMatched {
 }
 
 /// Grammar of Job controller `PodFailurePolicy`.
-pub(crate) static POD_FAILURE_POLICY: Grammar =
-    Grammar::new(&["podFailurePolicyMatched"], |note: &Note<'_>| {
-        PodFailurePolicyMatched::parse(note.text)
-            .map(|d| Details::Node(NodeDetails::PodFailurePolicyMatched(d)))
-    });
+pub(crate) static POD_FAILURE_POLICY: Grammar = Grammar::new(&["podFailurePolicyMatched"], |note: &Note<'_>| {
+    PodFailurePolicyMatched::parse(note.text).map(|d| Details::Node(NodeDetails::PodFailurePolicyMatched(d)))
+});
 
 /// The node controller marked this Pod not ready because its node is (`NodeNotReady` on a Pod,
 /// pkg/controller/util/node/controller_utils.go `MarkPodsNotReady`): the fixed note `Node is not
@@ -396,10 +355,7 @@ impl NodeStatus {
     /// Parse `Node %s status is now: %s`.
     pub fn parse(note: &str) -> Option<Self> {
         let [node, status] = captures("Node %s status is now: %s", note)?;
-        Some(NodeStatus {
-            node: name(node)?,
-            status: name(status.trim_end())?,
-        })
+        Some(NodeStatus { node: name(node)?, status: name(status.trim_end())? })
     }
 }
 
@@ -410,15 +366,12 @@ pub(crate) static NODE_STATUS: Grammar = Grammar::new(&["nodeStatus"], |note: &N
 
 /// Grammar of the node controller's `NodeNotReady`: on a Pod `Node is not ready`, on the Node
 /// `Node %s status is now: %s`.
-pub(crate) static NODE_NOT_READY: Grammar =
-    Grammar::new(&["podNodeNotReady", "nodeStatus"], |note: &Note<'_>| {
-        if note.text.trim_end() == "Node is not ready" {
-            return Some(Details::Node(NodeDetails::PodNodeNotReady(
-                PodNodeNotReady {},
-            )));
-        }
-        NodeStatus::parse(note.text).map(|d| Details::Node(NodeDetails::NodeStatus(d)))
-    });
+pub(crate) static NODE_NOT_READY: Grammar = Grammar::new(&["podNodeNotReady", "nodeStatus"], |note: &Note<'_>| {
+    if note.text.trim_end() == "Node is not ready" {
+        return Some(Details::Node(NodeDetails::PodNodeNotReady(PodNodeNotReady {})));
+    }
+    NodeStatus::parse(note.text).map(|d| Details::Node(NodeDetails::NodeStatus(d)))
+});
 
 /// A Pod marked for deletion because of a NoExecute taint, or the marking cancelled
 /// (`TaintManagerEviction`, pkg/controller/tainteviction/taint_eviction.go: `Marking for deletion
@@ -441,12 +394,9 @@ pub struct PodDeletionMarked {
 impl PodDeletionMarked {
     /// Parse any of the three forms.
     pub fn parse(note: &str) -> Option<Self> {
-        let (pod, node, cancelled) = if let Some([pod]) =
-            captures("Cancelling deletion of Pod %s", note)
-        {
+        let (pod, node, cancelled) = if let Some([pod]) = captures("Cancelling deletion of Pod %s", note) {
             (pod, None, true)
-        } else if let Some([pod, node]) = captures("Marking for deletion Pod %s from Node %s", note)
-        {
+        } else if let Some([pod, node]) = captures("Marking for deletion Pod %s from Node %s", note) {
             (pod, Some(name(node)?), false)
         } else {
             let [pod] = captures("Marking for deletion Pod %s", note)?;
@@ -456,21 +406,14 @@ impl PodDeletionMarked {
             Some((namespace, pod)) => (Some(name(namespace)?), pod),
             None => (None, pod),
         };
-        Some(PodDeletionMarked {
-            namespace,
-            pod: name(pod)?,
-            node,
-            cancelled,
-        })
+        Some(PodDeletionMarked { namespace, pod: name(pod)?, node, cancelled })
     }
 }
 
 /// Grammar of `TaintManagerEviction` and `NodeControllerEviction`.
-pub(crate) static POD_DELETION: Grammar =
-    Grammar::new(&["podDeletionMarked"], |note: &Note<'_>| {
-        PodDeletionMarked::parse(note.text)
-            .map(|d| Details::Node(NodeDetails::PodDeletionMarked(d)))
-    });
+pub(crate) static POD_DELETION: Grammar = Grammar::new(&["podDeletionMarked"], |note: &Note<'_>| {
+    PodDeletionMarked::parse(note.text).map(|d| Details::Node(NodeDetails::PodDeletionMarked(d)))
+});
 
 /// The node's boot ID changed (`Rebooted`, pkg/kubelet/nodestatus/setters.go):
 /// `Node %s has been rebooted, boot id: %s`.
@@ -488,10 +431,7 @@ impl NodeRebooted {
     /// Parse `Node %s has been rebooted, boot id: %s`.
     pub fn parse(note: &str) -> Option<Self> {
         let [node, boot_id] = captures("Node %s has been rebooted, boot id: %s", note)?;
-        Some(NodeRebooted {
-            node: name(node)?,
-            boot_id: name(boot_id.trim_end())?,
-        })
+        Some(NodeRebooted { node: name(node)?, boot_id: name(boot_id.trim_end())? })
     }
 }
 
@@ -526,20 +466,14 @@ impl DaemonPlacementFailed {
                 (unquote_or_raw(node), error)
             }
         };
-        Some(DaemonPlacementFailed {
-            node,
-            insufficient: OutOfResource::parse(error),
-            error: error.to_owned(),
-        })
+        Some(DaemonPlacementFailed { node, insufficient: OutOfResource::parse(error), error: error.to_owned() })
     }
 }
 
 /// Grammar of DaemonSet controller `FailedPlacement`.
-pub(crate) static FAILED_PLACEMENT: Grammar =
-    Grammar::new(&["daemonPlacementFailed"], |note: &Note<'_>| {
-        DaemonPlacementFailed::parse(note.text)
-            .map(|d| Details::Node(NodeDetails::DaemonPlacementFailed(d)))
-    });
+pub(crate) static FAILED_PLACEMENT: Grammar = Grammar::new(&["daemonPlacementFailed"], |note: &Note<'_>| {
+    DaemonPlacementFailed::parse(note.text).map(|d| Details::Node(NodeDetails::DaemonPlacementFailed(d)))
+});
 
 #[cfg(test)]
 mod tests {
@@ -549,16 +483,9 @@ mod tests {
     fn created_and_deleted() {
         let pod = ControllerCreated::parse("Created pod: nvidia-dcgm-exporter-qd6vj").unwrap();
         assert_eq!(pod.pod.as_deref(), Some("nvidia-dcgm-exporter-qd6vj"));
-        let set =
-            ControllerCreated::parse("create Pod llm-0 in StatefulSet llm successful").unwrap();
-        assert_eq!(
-            (set.pod.as_deref(), set.stateful_set.as_deref()),
-            (Some("llm-0"), Some("llm"))
-        );
-        let claim = ControllerCreated::parse(
-            "create Claim cache-llm-0 Pod llm-0 in StatefulSet llm success",
-        )
-        .unwrap();
+        let set = ControllerCreated::parse("create Pod llm-0 in StatefulSet llm successful").unwrap();
+        assert_eq!((set.pod.as_deref(), set.stateful_set.as_deref()), (Some("llm-0"), Some("llm")));
+        let claim = ControllerCreated::parse("create Claim cache-llm-0 Pod llm-0 in StatefulSet llm success").unwrap();
         assert_eq!(claim.claim.as_deref(), Some("cache-llm-0"));
         assert_eq!(claim.pod.as_deref(), Some("llm-0"));
         let job = ControllerCreated::parse("Created job nightly-eval-29000000").unwrap();
@@ -568,8 +495,7 @@ mod tests {
 
         let deleted = ControllerDeleted::parse("Deleted pod: trainer-abcde").unwrap();
         assert_eq!(deleted.pod.as_deref(), Some("trainer-abcde"));
-        let set =
-            ControllerDeleted::parse("delete Pod llm-1 in StatefulSet llm successful").unwrap();
+        let set = ControllerDeleted::parse("delete Pod llm-1 in StatefulSet llm successful").unwrap();
         assert_eq!(set.stateful_set.as_deref(), Some("llm"));
         assert_eq!(ControllerDeleted::parse("Deleted everything"), None);
     }
@@ -596,10 +522,7 @@ mod tests {
         let resources = many.quota.unwrap().resources;
         let names: Vec<_> = resources.iter().map(|r| r.resource.as_str()).collect();
         assert_eq!(names, ["limits.memory", "requests.cpu"]);
-        assert_eq!(
-            resources[0].limited.as_ref().unwrap().value,
-            Some(1024f64.powi(4))
-        );
+        assert_eq!(resources[0].limited.as_ref().unwrap().value, Some(1024f64.powi(4)));
         assert_eq!(resources[1].used.as_ref().unwrap().value, Some(120.0));
 
         let runtime_class = ControllerCreateFailed::parse(
@@ -620,9 +543,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(claim.claim.as_deref(), Some("cache-llm-0"));
-        let job =
-            ControllerCreateFailed::parse("Error creating job: jobs.batch \"x\" already exists")
-                .unwrap();
+        let job = ControllerCreateFailed::parse("Error creating job: jobs.batch \"x\" already exists").unwrap();
         assert!(job.job);
         assert_eq!(ControllerCreateFailed::parse("Failed creating"), None);
     }
@@ -630,40 +551,17 @@ mod tests {
     #[test]
     fn scaling_every_wording() {
         for (note, direction, from, to) in [
-            (
-                "Scaled up replica set vllm-7d9b8c7f5 from 1 to 3",
-                ScaleDirection::Up,
-                Some(1),
-                3,
-            ),
-            (
-                "Scaled down replica set vllm-7d9b8c7f5 to 0 from 2",
-                ScaleDirection::Down,
-                Some(2),
-                0,
-            ),
-            (
-                "Scaled up replica set vllm-7d9b8c7f5 to 3",
-                ScaleDirection::Up,
-                None,
-                3,
-            ),
-            (
-                "Scaled down replica set vllm-7d9b8c7f5 to 1",
-                ScaleDirection::Down,
-                None,
-                1,
-            ),
+            ("Scaled up replica set vllm-7d9b8c7f5 from 1 to 3", ScaleDirection::Up, Some(1), 3),
+            ("Scaled down replica set vllm-7d9b8c7f5 to 0 from 2", ScaleDirection::Down, Some(2), 0),
+            ("Scaled up replica set vllm-7d9b8c7f5 to 3", ScaleDirection::Up, None, 3),
+            ("Scaled down replica set vllm-7d9b8c7f5 to 1", ScaleDirection::Down, None, 1),
         ] {
             let s = ReplicaSetScaled::parse(note).unwrap();
             assert_eq!((s.direction, s.from, s.to), (direction, from, to), "{note}");
             assert_eq!(s.replica_set, "vllm-7d9b8c7f5");
         }
-        for bad in [
-            "Scaled sideways replica set x to 1",
-            "Scaled up replica set x to many",
-            "Scaled up replica set x",
-        ] {
+        for bad in ["Scaled sideways replica set x to 1", "Scaled up replica set x to many", "Scaled up replica set x"]
+        {
             assert_eq!(ReplicaSetScaled::parse(bad), None, "{bad}");
         }
     }
@@ -674,32 +572,17 @@ mod tests {
             "Container main for pod ml/train-0-abcde failed with exit code 42 matching FailJob rule at index 0",
         )
         .unwrap();
-        assert_eq!(
-            (exit.namespace.as_str(), exit.pod.as_str()),
-            ("ml", "train-0-abcde")
-        );
-        assert_eq!(
-            (exit.container.as_deref(), exit.exit_code),
-            (Some("main"), Some(42))
-        );
+        assert_eq!((exit.namespace.as_str(), exit.pod.as_str()), ("ml", "train-0-abcde"));
+        assert_eq!((exit.container.as_deref(), exit.exit_code), (Some("main"), Some(42)));
         assert_eq!((exit.action.as_str(), exit.rule_index), ("FailJob", 0));
         let condition = PodFailurePolicyMatched::parse(
             "Pod ml/train-0-abcde has condition DisruptionTarget matching Ignore rule at index 1",
         )
         .unwrap();
         assert_eq!(condition.condition.as_deref(), Some("DisruptionTarget"));
+        assert_eq!((condition.container, condition.exit_code, condition.rule_index), (None, None, 1));
         assert_eq!(
-            (
-                condition.container,
-                condition.exit_code,
-                condition.rule_index
-            ),
-            (None, None, 1)
-        );
-        assert_eq!(
-            PodFailurePolicyMatched::parse(
-                "Pod train-0 has condition X matching FailJob rule at index 0"
-            ),
+            PodFailurePolicyMatched::parse("Pod train-0 has condition X matching FailJob rule at index 0"),
             None,
             "needs namespace/name"
         );
@@ -708,28 +591,19 @@ mod tests {
     #[test]
     fn node_notes() {
         let status = NodeStatus::parse("Node gpu-node-7 status is now: NodeNotReady").unwrap();
-        assert_eq!(
-            (status.node.as_str(), status.status.as_str()),
-            ("gpu-node-7", "NodeNotReady")
-        );
+        assert_eq!((status.node.as_str(), status.status.as_str()), ("gpu-node-7", "NodeNotReady"));
         assert_eq!(NodeStatus::parse("Node status is now: NodeReady"), None);
         let pod_level = NODE_NOT_READY.parse(&Note::new("Node is not ready"));
         assert_eq!(pod_level.kind(), "podNodeNotReady");
         assert_eq!(
-            NODE_NOT_READY
-                .parse(&Note::new("Node gpu-node-7 status is now: NodeNotReady"))
-                .kind(),
+            NODE_NOT_READY.parse(&Note::new("Node gpu-node-7 status is now: NodeNotReady")).kind(),
             "nodeStatus"
         );
-        assert_eq!(
-            NODE_NOT_READY.parse(&Note::new("Node is ready")).kind(),
-            "unrecognized"
-        );
+        assert_eq!(NODE_NOT_READY.parse(&Note::new("Node is ready")).kind(), "unrecognized");
 
-        let reboot = NodeRebooted::parse(
-            "Node gpu-node-7 has been rebooted, boot id: 5d3c2a1e-aaaa-bbbb-cccc-0123456789ab",
-        )
-        .unwrap();
+        let reboot =
+            NodeRebooted::parse("Node gpu-node-7 has been rebooted, boot id: 5d3c2a1e-aaaa-bbbb-cccc-0123456789ab")
+                .unwrap();
         assert_eq!(reboot.boot_id, "5d3c2a1e-aaaa-bbbb-cccc-0123456789ab");
         assert_eq!(NodeRebooted::parse("Node x has been rebooted"), None);
     }
@@ -737,19 +611,11 @@ mod tests {
     #[test]
     fn deletion_marks() {
         let mark = PodDeletionMarked::parse("Marking for deletion Pod ml/trainer-0").unwrap();
-        assert_eq!(
-            (mark.namespace.as_deref(), mark.pod.as_str(), mark.cancelled),
-            (Some("ml"), "trainer-0", false)
-        );
+        assert_eq!((mark.namespace.as_deref(), mark.pod.as_str(), mark.cancelled), (Some("ml"), "trainer-0", false));
         let cancel = PodDeletionMarked::parse("Cancelling deletion of Pod ml/trainer-0").unwrap();
         assert!(cancel.cancelled);
-        let old =
-            PodDeletionMarked::parse("Marking for deletion Pod trainer-0 from Node gpu-node-7")
-                .unwrap();
-        assert_eq!(
-            (old.namespace, old.node.as_deref()),
-            (None, Some("gpu-node-7"))
-        );
+        let old = PodDeletionMarked::parse("Marking for deletion Pod trainer-0 from Node gpu-node-7").unwrap();
+        assert_eq!((old.namespace, old.node.as_deref()), (None, Some("gpu-node-7")));
         assert_eq!(PodDeletionMarked::parse("Marking for deletion"), None);
     }
 
@@ -761,14 +627,9 @@ mod tests {
         .unwrap();
         assert_eq!(p.node, "bootstrap-e2e-master");
         let out = p.insufficient.unwrap();
-        assert_eq!(
-            (out.resource.as_str(), out.requested, out.used, out.capacity),
-            ("cpu", 150, 950, 1000)
-        );
-        let other = DaemonPlacementFailed::parse(
-            "failed to place pod on \"n\": Predicate NodeAffinity failed",
-        )
-        .unwrap();
+        assert_eq!((out.resource.as_str(), out.requested, out.used, out.capacity), ("cpu", 150, 950, 1000));
+        let other =
+            DaemonPlacementFailed::parse("failed to place pod on \"n\": Predicate NodeAffinity failed").unwrap();
         assert_eq!(other.insufficient, None);
         assert_eq!(DaemonPlacementFailed::parse("failed to place pod"), None);
     }

@@ -116,25 +116,21 @@ impl PodEvicted {
     fn fragment(&mut self, fragment: &str) -> bool {
         if let Some([resource]) = captures("The node was low on resource: %v", fragment) {
             self.resource = Some(resource.to_owned());
-        } else if let Some([threshold, available]) =
-            captures("Threshold quantity: %v, available: %v", fragment)
-        {
+        } else if let Some([threshold, available]) = captures("Threshold quantity: %v, available: %v", fragment) {
             self.threshold = Some(Quantity::parse(threshold));
             self.available = Some(Quantity::parse(available));
-        } else if let Some([name, usage, request, resource]) = captures(
-            "Container %s was using %s, request is %s, has larger consumption of %v",
-            fragment,
-        ) {
+        } else if let Some([name, usage, request, resource]) =
+            captures("Container %s was using %s, request is %s, has larger consumption of %v", fragment)
+        {
             self.containers.push(EvictedContainer {
                 name: name.to_owned(),
                 usage: Quantity::parse(usage),
                 request: Quantity::parse(request),
                 resource: Some(resource.to_owned()),
             });
-        } else if let Some([name, usage, request]) = captures(
-            "Container %s was using %s, which exceeds its request of %s",
-            fragment,
-        ) {
+        } else if let Some([name, usage, request]) =
+            captures("Container %s was using %s, which exceeds its request of %s", fragment)
+        {
             self.containers.push(EvictedContainer {
                 name: name.to_owned(),
                 usage: Quantity::parse(usage),
@@ -146,27 +142,23 @@ impl PodEvicted {
                 Some(list) => self.conditions.extend(list),
                 None => self.conditions.push(conditions.to_owned()),
             }
-        } else if let Some([name, limit]) = captures(
-            "Container %s exceeded its local ephemeral storage limit %q",
-            fragment,
-        ) {
+        } else if let Some([name, limit]) =
+            captures("Container %s exceeded its local ephemeral storage limit %q", fragment)
+        {
             self.exceeded_limits.push(ExceededLimit {
                 scope: LimitScope::Container,
                 name: Some(name.to_owned()),
                 limit: Quantity::parse(&unquote_or_raw(limit)),
             });
-        } else if let Some([limit]) = captures(
-            "Pod ephemeral local storage usage exceeds the total limit of containers %s",
-            fragment,
-        ) {
+        } else if let Some([limit]) =
+            captures("Pod ephemeral local storage usage exceeds the total limit of containers %s", fragment)
+        {
             self.exceeded_limits.push(ExceededLimit {
                 scope: LimitScope::Pod,
                 name: None,
                 limit: Quantity::parse(limit),
             });
-        } else if let Some([volume, limit]) =
-            captures("Usage of EmptyDir volume %q exceeds the limit %q", fragment)
-        {
+        } else if let Some([volume, limit]) = captures("Usage of EmptyDir volume %q exceeds the limit %q", fragment) {
             self.exceeded_limits.push(ExceededLimit {
                 scope: LimitScope::EmptyDir,
                 name: Some(unquote_or_raw(volume)),
@@ -186,9 +178,7 @@ fn fragments(text: &str) -> impl Iterator<Item = &str> {
     std::iter::from_fn(move || {
         let text = rest?;
         let split = text.match_indices(". ").find(|(at, _)| {
-            text.get(at + 2..)
-                .and_then(|tail| tail.chars().next())
-                .is_some_and(|c| c.is_ascii_uppercase())
+            text.get(at + 2..).and_then(|tail| tail.chars().next()).is_some_and(|c| c.is_ascii_uppercase())
         });
         let fragment = match split {
             Some((at, _)) => {
@@ -224,17 +214,14 @@ impl ResourceReclaim {
     /// Parse `Attempting to reclaim %s`.
     pub fn parse(note: &str) -> Option<Self> {
         let [resource] = captures("Attempting to reclaim %s", note)?;
-        (!resource.is_empty()).then(|| ResourceReclaim {
-            resource: resource.to_owned(),
-        })
+        (!resource.is_empty()).then(|| ResourceReclaim { resource: resource.to_owned() })
     }
 }
 
 /// Grammar of kubelet `EvictionThresholdMet`.
-pub(crate) static EVICTION_THRESHOLD_MET: Grammar =
-    Grammar::new(&["resourceReclaim"], |note: &Note<'_>| {
-        ResourceReclaim::parse(note.text).map(|d| Details::Node(NodeDetails::ResourceReclaim(d)))
-    });
+pub(crate) static EVICTION_THRESHOLD_MET: Grammar = Grammar::new(&["resourceReclaim"], |note: &Note<'_>| {
+    ResourceReclaim::parse(note.text).map(|d| Details::Node(NodeDetails::ResourceReclaim(d)))
+});
 
 #[cfg(test)]
 mod tests {
@@ -248,10 +235,7 @@ mod tests {
         .unwrap();
         assert_eq!(e.resource.as_deref(), Some("ephemeral-storage"));
         let threshold = e.threshold.unwrap();
-        assert_eq!(
-            (threshold.quantity.as_str(), threshold.value),
-            ("2146223340", Some(2146223340.0))
-        );
+        assert_eq!((threshold.quantity.as_str(), threshold.value), ("2146223340", Some(2146223340.0)));
         assert_eq!(e.available.unwrap().value, Some(1883424.0 * 1024.0));
         assert_eq!(e.containers.len(), 1);
         let c = &e.containers[0];
@@ -273,20 +257,14 @@ mod tests {
         assert_eq!(names, ["wait", "main"]);
         assert_eq!(e.containers[1].usage.value, Some(2581084.0 * 1024.0));
         assert_eq!(e.containers[1].request.value, Some(0.0));
-        assert_eq!(
-            e.containers[1].resource.as_deref(),
-            Some("memory"),
-            "inferred from the node"
-        );
+        assert_eq!(e.containers[1].resource.as_deref(), Some("memory"), "inferred from the node");
         assert_eq!(e.threshold, None);
     }
 
     #[test]
     fn conditions_limits_and_unknown_fragments() {
-        let admission = PodEvicted::parse(
-            "Pod was rejected: The node had condition: [DiskPressure MemoryPressure]. ",
-        )
-        .unwrap();
+        let admission =
+            PodEvicted::parse("Pod was rejected: The node had condition: [DiskPressure MemoryPressure]. ").unwrap();
         assert_eq!(admission.conditions, ["DiskPressure", "MemoryPressure"]);
         assert_eq!(admission.resource, None);
 
@@ -295,26 +273,15 @@ mod tests {
         )
         .unwrap();
         let scopes: Vec<_> = limits.exceeded_limits.iter().map(|l| l.scope).collect();
-        assert_eq!(
-            scopes,
-            [LimitScope::Container, LimitScope::Pod, LimitScope::EmptyDir]
-        );
+        assert_eq!(scopes, [LimitScope::Container, LimitScope::Pod, LimitScope::EmptyDir]);
         assert_eq!(limits.exceeded_limits[0].name.as_deref(), Some("trainer"));
-        assert_eq!(
-            limits.exceeded_limits[0].limit.value,
-            Some(20.0 * 1024f64.powi(3))
-        );
+        assert_eq!(limits.exceeded_limits[0].limit.value, Some(20.0 * 1024f64.powi(3)));
         assert_eq!(limits.exceeded_limits[1].limit.quantity, "40Gi");
         assert_eq!(limits.exceeded_limits[2].name.as_deref(), Some("dshm"));
         assert_eq!(limits.exceeded_limits[2].limit.quantity, "8Gi");
         assert_eq!(limits.other, ["Something new happened"]);
 
-        for bad in [
-            "",
-            "Evicted",
-            "Something else entirely. ",
-            "The node was fine.",
-        ] {
+        for bad in ["", "Evicted", "Something else entirely. ", "The node was fine."] {
             assert_eq!(PodEvicted::parse(bad), None, "{bad}");
         }
     }
@@ -329,9 +296,7 @@ mod tests {
     #[test]
     fn reclaim() {
         assert_eq!(
-            ResourceReclaim::parse("Attempting to reclaim ephemeral-storage")
-                .unwrap()
-                .resource,
+            ResourceReclaim::parse("Attempting to reclaim ephemeral-storage").unwrap().resource,
             "ephemeral-storage"
         );
         assert_eq!(ResourceReclaim::parse("Attempting to reclaim "), None);

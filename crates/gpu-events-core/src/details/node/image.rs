@@ -22,9 +22,7 @@ pub struct PullingImage {
 impl PullingImage {
     /// Parse `Pulling image "ref"` (and the pre-1.10 lower-case `pulling image "ref"`).
     pub fn parse(note: &str) -> Option<Self> {
-        let rest = note
-            .strip_prefix("Pulling image ")
-            .or_else(|| note.strip_prefix("pulling image "))?;
+        let rest = note.strip_prefix("Pulling image ").or_else(|| note.strip_prefix("pulling image "))?;
         let (image, rest) = split_quoted(rest)?;
         rest.is_empty().then_some(PullingImage { image })
     }
@@ -140,39 +138,27 @@ pub struct RestartBackOff {
 }
 
 /// Grammar of kubelet `BackOff` (image pull back-off or restart back-off).
-pub(crate) static BACK_OFF: Grammar = Grammar::new(
-    &["imagePullBackOff", "restartBackOff"],
-    |note: &Note<'_>| {
-        let text = note.text;
-        if let Some(rest) = text.strip_prefix("Back-off pulling image ") {
-            let (image, rest) = split_quoted(rest)?;
-            let last_error = match rest {
-                "" => None,
-                rest => Some(rest.strip_prefix(": ")?.to_owned()),
-            };
-            return Some(Details::Node(NodeDetails::ImagePullBackOff(
-                ImagePullBackOff { image, last_error },
-            )));
-        }
-        let back_off = if text == "Back-off restarting failed container" {
-            RestartBackOff {
-                container: None,
-                pod: None,
-            }
-        } else {
-            let [container, pod] =
-                captures("Back-off restarting failed container %s in pod %s", text)?;
-            if container.is_empty() || container.contains(' ') {
-                return None;
-            }
-            RestartBackOff {
-                container: Some(container.to_owned()),
-                pod: Some(PodRef::parse(pod)?),
-            }
+pub(crate) static BACK_OFF: Grammar = Grammar::new(&["imagePullBackOff", "restartBackOff"], |note: &Note<'_>| {
+    let text = note.text;
+    if let Some(rest) = text.strip_prefix("Back-off pulling image ") {
+        let (image, rest) = split_quoted(rest)?;
+        let last_error = match rest {
+            "" => None,
+            rest => Some(rest.strip_prefix(": ")?.to_owned()),
         };
-        Some(Details::Node(NodeDetails::RestartBackOff(back_off)))
-    },
-);
+        return Some(Details::Node(NodeDetails::ImagePullBackOff(ImagePullBackOff { image, last_error })));
+    }
+    let back_off = if text == "Back-off restarting failed container" {
+        RestartBackOff { container: None, pod: None }
+    } else {
+        let [container, pod] = captures("Back-off restarting failed container %s in pod %s", text)?;
+        if container.is_empty() || container.contains(' ') {
+            return None;
+        }
+        RestartBackOff { container: Some(container.to_owned()), pod: Some(PodRef::parse(pod)?) }
+    };
+    Some(Details::Node(NodeDetails::RestartBackOff(back_off)))
+});
 
 /// The image is not on the node and `imagePullPolicy` is `Never` (`ErrImageNeverPull`;
 /// pkg/kubelet/images/image_manager.go).
@@ -193,10 +179,9 @@ impl ImageNeverPull {
 }
 
 /// Grammar of kubelet `ErrImageNeverPull`.
-pub(crate) static ERR_IMAGE_NEVER_PULL: Grammar =
-    Grammar::new(&["imageNeverPull"], |note: &Note<'_>| {
-        ImageNeverPull::parse(note.text).map(|d| Details::Node(NodeDetails::ImageNeverPull(d)))
-    });
+pub(crate) static ERR_IMAGE_NEVER_PULL: Grammar = Grammar::new(&["imageNeverPull"], |note: &Note<'_>| {
+    ImageNeverPull::parse(note.text).map(|d| Details::Node(NodeDetails::ImageNeverPull(d)))
+});
 
 /// Which step of image inspection failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -226,30 +211,20 @@ pub struct ImageInspectFailed {
 impl ImageInspectFailed {
     /// Parse either `InspectFailed` form.
     pub fn parse(note: &str) -> Option<Self> {
-        let (step, rest) =
-            if let Some(rest) = note.strip_prefix("Failed to apply default image tag ") {
-                (InspectStep::ApplyDefaultTag, rest)
-            } else {
-                (
-                    InspectStep::Inspect,
-                    note.strip_prefix("Failed to inspect image ")?,
-                )
-            };
+        let (step, rest) = if let Some(rest) = note.strip_prefix("Failed to apply default image tag ") {
+            (InspectStep::ApplyDefaultTag, rest)
+        } else {
+            (InspectStep::Inspect, note.strip_prefix("Failed to inspect image ")?)
+        };
         let (image, rest) = split_quoted(rest)?;
-        Some(ImageInspectFailed {
-            image,
-            step,
-            error: rest.strip_prefix(": ")?.to_owned(),
-        })
+        Some(ImageInspectFailed { image, step, error: rest.strip_prefix(": ")?.to_owned() })
     }
 }
 
 /// Grammar of kubelet `InspectFailed`.
-pub(crate) static INSPECT_FAILED: Grammar =
-    Grammar::new(&["imageInspectFailed"], |note: &Note<'_>| {
-        ImageInspectFailed::parse(note.text)
-            .map(|d| Details::Node(NodeDetails::ImageInspectFailed(d)))
-    });
+pub(crate) static INSPECT_FAILED: Grammar = Grammar::new(&["imageInspectFailed"], |note: &Note<'_>| {
+    ImageInspectFailed::parse(note.text).map(|d| Details::Node(NodeDetails::ImageInspectFailed(d)))
+});
 
 /// Why an image pull failed, classified from the error text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -354,14 +329,8 @@ impl ImagePullFailed {
         }
         let rest = note.strip_prefix("image pull failed for ")?;
         for (marker, cause) in [
-            (
-                " because the registry is unavailable",
-                PullFailureCause::RegistryUnavailable,
-            ),
-            (
-                " because the signature validation failed",
-                PullFailureCause::SignatureValidationFailed,
-            ),
+            (" because the registry is unavailable", PullFailureCause::RegistryUnavailable),
+            (" because the signature validation failed", PullFailureCause::SignatureValidationFailed),
         ] {
             if let Some((image, detail)) = rest.split_once(marker) {
                 let error = detail.strip_prefix(':').unwrap_or(detail).trim();
@@ -406,18 +375,13 @@ impl ContainerWaiting {
     /// Parse `Error: ErrImagePull` and the other image waiting reasons.
     pub fn parse(note: &str) -> Option<Self> {
         let reason = note.strip_prefix("Error: ")?.trim_end();
-        IMAGE_WAITING_REASONS
-            .contains(&reason)
-            .then(|| ContainerWaiting {
-                reason: reason.to_owned(),
-            })
+        IMAGE_WAITING_REASONS.contains(&reason).then(|| ContainerWaiting { reason: reason.to_owned() })
     }
 }
 
 /// Grammar of kubelet `Failed`: image pull failures, waiting reasons, and CRI error chains.
-pub(crate) static FAILED: Grammar = Grammar::new(
-    &["imagePullFailed", "containerWaiting", "runtimeFailure"],
-    |note: &Note<'_>| {
+pub(crate) static FAILED: Grammar =
+    Grammar::new(&["imagePullFailed", "containerWaiting", "runtimeFailure"], |note: &Note<'_>| {
         let text = note.text;
         if let Some(d) = ImagePullFailed::parse(text) {
             return Some(Details::Node(NodeDetails::ImagePullFailed(d)));
@@ -436,11 +400,8 @@ pub(crate) static FAILED: Grammar = Grammar::new(
         } else {
             return None;
         };
-        Some(Details::Node(NodeDetails::RuntimeFailure(
-            RuntimeFailure::classify(phase, error),
-        )))
-    },
-);
+        Some(Details::Node(NodeDetails::RuntimeFailure(RuntimeFailure::classify(phase, error))))
+    });
 
 #[cfg(test)]
 mod tests {
@@ -456,17 +417,10 @@ mod tests {
     #[test]
     fn pulling() {
         assert_eq!(
-            PullingImage::parse("Pulling image \"nvcr.io/nvidia/cuda:12.4.1-base\"")
-                .unwrap()
-                .image,
+            PullingImage::parse("Pulling image \"nvcr.io/nvidia/cuda:12.4.1-base\"").unwrap().image,
             "nvcr.io/nvidia/cuda:12.4.1-base"
         );
-        assert_eq!(
-            PullingImage::parse("pulling image \"busybox\"")
-                .unwrap()
-                .image,
-            "busybox"
-        );
+        assert_eq!(PullingImage::parse("pulling image \"busybox\"").unwrap().image, "busybox");
         assert_eq!(PullingImage::parse("Pulling image busybox"), None);
         assert_eq!(PullingImage::parse("Pulling image \"busybox\" now"), None);
     }
@@ -485,25 +439,20 @@ mod tests {
         assert_eq!(newest.total_duration.unwrap().seconds, Some(123.5));
         assert_eq!(newest.size_bytes, Some(9_876_543_210));
 
-        let waiting = PulledImage::parse(
-            "Successfully pulled image \"busybox\" in 2.134s (2.134s including waiting)",
-        )
-        .unwrap();
+        let waiting =
+            PulledImage::parse("Successfully pulled image \"busybox\" in 2.134s (2.134s including waiting)").unwrap();
         assert_eq!(waiting.pull_duration.unwrap().seconds, Some(2.134));
         assert_eq!(waiting.total_duration.unwrap().duration, "2.134s");
         assert_eq!(waiting.size_bytes, None);
 
-        let duration =
-            PulledImage::parse("Successfully pulled image \"busybox\" in 523.1ms").unwrap();
+        let duration = PulledImage::parse("Successfully pulled image \"busybox\" in 523.1ms").unwrap();
         assert_eq!(duration.pull_duration.unwrap().duration, "523.1ms");
         assert_eq!(duration.total_duration, None);
 
         let oldest = PulledImage::parse("Successfully pulled image \"busybox\"").unwrap();
         assert_eq!(oldest.pull_duration, None);
 
-        let present =
-            PulledImage::parse("Container image \"ubuntu:22.04\" already present on machine")
-                .unwrap();
+        let present = PulledImage::parse("Container image \"ubuntu:22.04\" already present on machine").unwrap();
         assert!(present.already_present && !present.access_verified);
         assert_eq!(present.image, "ubuntu:22.04");
         let verified = PulledImage::parse(
@@ -525,24 +474,19 @@ mod tests {
 
     #[test]
     fn back_off_pull_and_restart() {
-        let Some(NodeDetails::ImagePullBackOff(pull)) = node(
-            &BACK_OFF,
-            "Back-off pulling image \"nvcr.io/nvidia/cuda:bad\"",
-        ) else {
+        let Some(NodeDetails::ImagePullBackOff(pull)) =
+            node(&BACK_OFF, "Back-off pulling image \"nvcr.io/nvidia/cuda:bad\"")
+        else {
             panic!("image pull back-off")
         };
         assert_eq!(pull.image, "nvcr.io/nvidia/cuda:bad");
         assert_eq!(pull.last_error, None);
-        let Some(NodeDetails::ImagePullBackOff(status)) = node(
-            &BACK_OFF,
-            "Back-off pulling image \"x\": ErrImagePull: failed to pull",
-        ) else {
+        let Some(NodeDetails::ImagePullBackOff(status)) =
+            node(&BACK_OFF, "Back-off pulling image \"x\": ErrImagePull: failed to pull")
+        else {
             panic!("status form")
         };
-        assert_eq!(
-            status.last_error.as_deref(),
-            Some("ErrImagePull: failed to pull")
-        );
+        assert_eq!(status.last_error.as_deref(), Some("ErrImagePull: failed to pull"));
 
         let Some(NodeDetails::RestartBackOff(restart)) = node(
             &BACK_OFF,
@@ -552,15 +496,10 @@ mod tests {
         };
         assert_eq!(restart.container.as_deref(), Some("trainer"));
         let pod = restart.pod.unwrap();
-        assert_eq!(
-            (pod.name.as_str(), pod.namespace.as_str()),
-            ("llama-0", "ml")
-        );
+        assert_eq!((pod.name.as_str(), pod.namespace.as_str()), ("llama-0", "ml"));
         assert_eq!(pod.uid, "0f1e2d3c-aaaa-bbbb-cccc-111122223333");
 
-        let Some(NodeDetails::RestartBackOff(old)) =
-            node(&BACK_OFF, "Back-off restarting failed container")
-        else {
+        let Some(NodeDetails::RestartBackOff(old)) = node(&BACK_OFF, "Back-off restarting failed container") else {
             panic!("old form")
         };
         assert_eq!((old.container, old.pod), (None, None));
@@ -577,17 +516,12 @@ mod tests {
     #[test]
     fn never_pull_and_inspect() {
         assert_eq!(
-            ImageNeverPull::parse(
-                "Container image \"local/cuda:dev\" is not present with pull policy of Never"
-            )
-            .unwrap()
-            .image,
+            ImageNeverPull::parse("Container image \"local/cuda:dev\" is not present with pull policy of Never")
+                .unwrap()
+                .image,
             "local/cuda:dev"
         );
-        assert_eq!(
-            ImageNeverPull::parse("Container image \"x\" is not present"),
-            None
-        );
+        assert_eq!(ImageNeverPull::parse("Container image \"x\" is not present"), None);
 
         let tag = ImageInspectFailed::parse(
             "Failed to apply default image tag \"Nvidia/CUDA\": couldn't parse image reference \"Nvidia/CUDA\": invalid reference format: repository name must be lowercase",
@@ -600,14 +534,8 @@ mod tests {
             "Failed to inspect image \"\": rpc error: code = Unavailable desc = connection closed",
         )
         .unwrap();
-        assert_eq!(
-            (inspect.step, inspect.image.as_str()),
-            (InspectStep::Inspect, "")
-        );
-        assert_eq!(
-            ImageInspectFailed::parse("Failed to inspect image \"x\""),
-            None
-        );
+        assert_eq!((inspect.step, inspect.image.as_str()), (InspectStep::Inspect, ""));
+        assert_eq!(ImageInspectFailed::parse("Failed to inspect image \"x\""), None);
     }
 
     #[test]
@@ -643,11 +571,7 @@ mod tests {
                 PullFailureCause::Timeout,
                 Some("Canceled"),
             ),
-            (
-                "Failed to pull image \"x\": Error response from daemon: something odd",
-                PullFailureCause::Other,
-                None,
-            ),
+            ("Failed to pull image \"x\": Error response from daemon: something odd", PullFailureCause::Other, None),
         ];
         for (note, cause, code) in cases {
             let failed = ImagePullFailed::parse(note).unwrap();
@@ -661,15 +585,13 @@ mod tests {
         assert_eq!(unavailable.image, "registry.local/x:1");
         assert_eq!(unavailable.cause, PullFailureCause::RegistryUnavailable);
         assert_eq!(unavailable.error, "dial tcp: connection refused");
-        let old = ImagePullFailed::parse(
-            "image pull failed for registry.local/x:1 because the registry is unavailable.",
-        )
-        .unwrap();
+        let old =
+            ImagePullFailed::parse("image pull failed for registry.local/x:1 because the registry is unavailable.")
+                .unwrap();
         assert_eq!(old.error, "");
-        let signature = ImagePullFailed::parse(
-            "image pull failed for x because the signature validation failed: policy denied",
-        )
-        .unwrap();
+        let signature =
+            ImagePullFailed::parse("image pull failed for x because the signature validation failed: policy denied")
+                .unwrap();
         assert_eq!(signature.cause, PullFailureCause::SignatureValidationFailed);
         assert_eq!(ImagePullFailed::parse("Failed to pull image x: y"), None);
         assert_eq!(ImagePullFailed::parse("image pull failed for x"), None);
@@ -682,14 +604,8 @@ mod tests {
             ("Error: ErrImagePull", "containerWaiting"),
             ("Error: ImagePullBackOff", "containerWaiting"),
             ("Error: InvalidImageName", "containerWaiting"),
-            (
-                "Error: configmap \"model-config\" not found",
-                "runtimeFailure",
-            ),
-            (
-                "Internal PreStartContainer hook failed: rpc error: code = Unknown desc = plugin down",
-                "runtimeFailure",
-            ),
+            ("Error: configmap \"model-config\" not found", "runtimeFailure"),
+            ("Internal PreStartContainer hook failed: rpc error: code = Unknown desc = plugin down", "runtimeFailure"),
             (
                 "error making pod data directories: mkdir /var/lib/kubelet/pods/x: read-only file system",
                 "runtimeFailure",
@@ -699,10 +615,9 @@ mod tests {
             let d = node(&FAILED, text).unwrap_or_else(|| panic!("{text}"));
             assert_eq!(d.kind(), kind, "{text}");
         }
-        let Some(NodeDetails::RuntimeFailure(hook)) = node(
-            &FAILED,
-            "Internal PreStartContainer hook failed: rpc error: code = Unknown desc = plugin down",
-        ) else {
+        let Some(NodeDetails::RuntimeFailure(hook)) =
+            node(&FAILED, "Internal PreStartContainer hook failed: rpc error: code = Unknown desc = plugin down")
+        else {
             panic!()
         };
         assert_eq!(hook.phase, Some(RuntimePhase::PreStartHook));

@@ -27,19 +27,17 @@ use serde::{Deserialize, Serialize};
 
 use super::template::go_unquote;
 
-pub use admission::{
-    AdmissionStep, AllocationCause, OutOfResource, SmtAlignment, UnexpectedAdmission,
-};
+pub use admission::{AdmissionStep, AllocationCause, OutOfResource, SmtAlignment, UnexpectedAdmission};
 pub use container::{ContainerCreated, ContainerKilling, ContainerStarted, KillCause};
 pub use controller::{
-    ControllerCreateFailed, ControllerCreated, ControllerDeleted, DaemonPlacementFailed,
-    NodeRebooted, NodeStatus, PodDeletionMarked, PodFailurePolicyMatched, PodNodeNotReady,
-    QuotaExceeded, QuotaResource, ReplicaSetScaled, ScaleDirection,
+    ControllerCreateFailed, ControllerCreated, ControllerDeleted, DaemonPlacementFailed, NodeRebooted, NodeStatus,
+    PodDeletionMarked, PodFailurePolicyMatched, PodNodeNotReady, QuotaExceeded, QuotaResource, ReplicaSetScaled,
+    ScaleDirection,
 };
 pub use eviction::{EvictedContainer, ExceededLimit, LimitScope, PodEvicted, ResourceReclaim};
 pub use image::{
-    ContainerWaiting, ImageInspectFailed, ImageNeverPull, ImagePullBackOff, ImagePullFailed,
-    InspectStep, PullFailureCause, PulledImage, PullingImage, RestartBackOff,
+    ContainerWaiting, ImageInspectFailed, ImageNeverPull, ImagePullBackOff, ImagePullFailed, InspectStep,
+    PullFailureCause, PulledImage, PullingImage, RestartBackOff,
 };
 pub use oom::{OomKill, SystemOom};
 pub use probe::{ProbeFailed, ProbeKind, ProbeWarning};
@@ -49,16 +47,14 @@ pub use volume::{VolumeMultiAttach, VolumeOperationFailed, VolumesNotMounted};
 pub(crate) use admission::{OUT_OF_RESOURCE, SMT_ALIGNMENT, UNEXPECTED_ADMISSION};
 pub(crate) use container::{CREATED, KILLING, STARTED};
 pub(crate) use controller::{
-    FAILED_CREATE, FAILED_PLACEMENT, NODE_NOT_READY, NODE_STATUS, POD_DELETION, POD_FAILURE_POLICY,
-    REBOOTED, SCALING_REPLICA_SET, SUCCESSFUL_CREATE, SUCCESSFUL_DELETE,
+    FAILED_CREATE, FAILED_PLACEMENT, NODE_NOT_READY, NODE_STATUS, POD_DELETION, POD_FAILURE_POLICY, REBOOTED,
+    SCALING_REPLICA_SET, SUCCESSFUL_CREATE, SUCCESSFUL_DELETE,
 };
 pub(crate) use eviction::{EVICTED, EVICTION_THRESHOLD_MET};
 pub(crate) use image::{BACK_OFF, ERR_IMAGE_NEVER_PULL, FAILED, INSPECT_FAILED, PULLED, PULLING};
 pub(crate) use oom::{OOM_KILLING, SYSTEM_OOM};
 pub(crate) use probe::{PROBE_WARNING, UNHEALTHY};
-pub(crate) use runtime::{
-    FAILED_CREATE_POD_SANDBOX, FAILED_POD_SANDBOX_STATUS, PREPARE_DYNAMIC_RESOURCES,
-};
+pub(crate) use runtime::{FAILED_CREATE_POD_SANDBOX, FAILED_POD_SANDBOX_STATUS, PREPARE_DYNAMIC_RESOURCES};
 pub(crate) use volume::{FAILED_ATTACH_VOLUME, FAILED_MAP_VOLUME, FAILED_MOUNT};
 
 /// Details of kubelet, node-problem-detector and controller-manager notes (`kind` in JSON).
@@ -203,10 +199,7 @@ impl GrpcStatus {
     /// The first (outermost) gRPC status in `text`, wherever it starts.
     pub fn find(text: &str) -> Option<Self> {
         let (code, description) = grpc_parts(text)?;
-        Some(GrpcStatus {
-            code: code.to_owned(),
-            description: description.to_owned(),
-        })
+        Some(GrpcStatus { code: code.to_owned(), description: description.to_owned() })
     }
 }
 
@@ -215,12 +208,7 @@ pub(crate) fn grpc_parts(text: &str) -> Option<(&str, &str)> {
     let rest = after(text, "rpc error: code = ")?;
     let (code, description) = match rest.split_once(" desc = ") {
         Some((code, description)) if is_word(code) => (code, description),
-        _ => (
-            rest.split(|c: char| !c.is_ascii_alphanumeric())
-                .next()
-                .unwrap_or_default(),
-            "",
-        ),
+        _ => (rest.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or_default(), ""),
     };
     (!code.is_empty()).then_some((code, description))
 }
@@ -239,10 +227,7 @@ pub struct GoDuration {
 impl GoDuration {
     /// Keep `text` and parse its value.
     pub fn parse(text: &str) -> Self {
-        GoDuration {
-            duration: text.to_owned(),
-            seconds: go_duration_seconds(text),
-        }
+        GoDuration { duration: text.to_owned(), seconds: go_duration_seconds(text) }
     }
 }
 
@@ -261,14 +246,10 @@ pub(crate) fn go_duration_seconds(text: &str) -> Option<f64> {
     }
     let mut total = 0.0;
     while !rest.is_empty() {
-        let number_len = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(rest.len());
+        let number_len = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
         let number: f64 = rest.get(..number_len)?.parse().ok()?;
         rest = rest.get(number_len..)?;
-        let unit_len = rest
-            .find(|c: char| c.is_ascii_digit() || c == '.')
-            .unwrap_or(rest.len());
+        let unit_len = rest.find(|c: char| c.is_ascii_digit() || c == '.').unwrap_or(rest.len());
         let scale = match rest.get(..unit_len)? {
             "h" => 3600.0,
             "m" => 60.0,
@@ -306,11 +287,7 @@ impl PodRef {
         if name.is_empty() || namespace.is_empty() || uid.is_empty() {
             return None;
         }
-        Some(PodRef {
-            name: name.to_owned(),
-            namespace: namespace.to_owned(),
-            uid: uid.to_owned(),
-        })
+        Some(PodRef { name: name.to_owned(), namespace: namespace.to_owned(), uid: uid.to_owned() })
     }
 }
 
@@ -332,15 +309,11 @@ impl NvmlError {
         let error = after(text, "nvml: ").or_else(|| after(text, "nvml error: "))?;
         let error = strip_nested_quoting(error);
         let device = after(text, "nvml.Device ").and_then(|rest| {
-            let digits = rest
-                .find(|c: char| !c.is_ascii_digit())
-                .map_or(rest, |end| rest.get(..end).unwrap_or_default());
+            let digits =
+                rest.find(|c: char| !c.is_ascii_digit()).map_or(rest, |end| rest.get(..end).unwrap_or_default());
             digits.parse().ok()
         });
-        (!error.is_empty()).then(|| NvmlError {
-            device,
-            error: error.to_owned(),
-        })
+        (!error.is_empty()).then(|| NvmlError { device, error: error.to_owned() })
     }
 }
 
@@ -360,11 +333,7 @@ fn is_word(text: &str) -> bool {
 /// Case-insensitive (ASCII) substring search, without allocating.
 pub(crate) fn contains_ci(haystack: &str, needle: &str) -> bool {
     let needle = needle.as_bytes();
-    needle.is_empty()
-        || haystack
-            .as_bytes()
-            .windows(needle.len())
-            .any(|window| window.eq_ignore_ascii_case(needle))
+    needle.is_empty() || haystack.as_bytes().windows(needle.len()).any(|window| window.eq_ignore_ascii_case(needle))
 }
 
 /// Split a leading Go double-quoted string (`%q`) off `text`: its unquoted value and the rest.
@@ -434,19 +403,12 @@ mod tests {
         .unwrap();
         assert_eq!(status.code, "Unavailable");
         assert_eq!(status.description, "error reading from server: EOF");
-        let nested = GrpcStatus::find(
-            "rpc error: code = Unknown desc = failed: rpc error: code = NotFound desc = x, y: z",
-        )
-        .unwrap();
+        let nested =
+            GrpcStatus::find("rpc error: code = Unknown desc = failed: rpc error: code = NotFound desc = x, y: z")
+                .unwrap();
         assert_eq!(nested.code, "Unknown");
-        assert_eq!(
-            nested.description,
-            "failed: rpc error: code = NotFound desc = x, y: z"
-        );
-        assert_eq!(
-            GrpcStatus::find("rpc error: code = Canceled").unwrap().code,
-            "Canceled"
-        );
+        assert_eq!(nested.description, "failed: rpc error: code = NotFound desc = x, y: z");
+        assert_eq!(GrpcStatus::find("rpc error: code = Canceled").unwrap().code, "Canceled");
         assert_eq!(GrpcStatus::find("no rpc here"), None);
         assert_eq!(GrpcStatus::find("rpc error: code = "), None);
     }
@@ -492,31 +454,20 @@ mod tests {
             "Unable to retrieve list of available devices: error creating nvml.Device 5: nvml: Insufficient Permissions",
         )
         .unwrap();
-        assert_eq!(
-            (e.device, e.error.as_str()),
-            (Some(5), "Insufficient Permissions")
-        );
-        let e = NvmlError::find(
-            "nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown",
-        )
-        .unwrap();
+        assert_eq!((e.device, e.error.as_str()), (Some(5), "Insufficient Permissions"));
+        let e = NvmlError::find("nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown")
+            .unwrap();
         assert_eq!((e.device, e.error.as_str()), (None, "driver not loaded"));
         assert_eq!(NvmlError::find("nvml.Device 3 without error"), None);
     }
 
     #[test]
     fn text_helpers() {
-        assert_eq!(
-            split_quoted(r#""a \"b\"" rest"#),
-            Some((r#"a "b""#.to_owned(), " rest"))
-        );
+        assert_eq!(split_quoted(r#""a \"b\"" rest"#), Some((r#"a "b""#.to_owned(), " rest")));
         assert_eq!(split_quoted(r#""unterminated"#), None);
         assert_eq!(split_quoted("plain"), None);
         assert_eq!(split_quoted("\"é\"x"), Some(("é".to_owned(), "x")));
-        assert!(contains_ci(
-            "HTTP 429 Too Many Requests",
-            "too many requests"
-        ));
+        assert!(contains_ci("HTTP 429 Too Many Requests", "too many requests"));
         assert!(!contains_ci("short", "much longer needle"));
         assert_eq!(strip_pod_status_prefix("Pod was rejected: x"), (true, "x"));
         assert_eq!(strip_pod_status_prefix("Pod x"), (true, "x"));

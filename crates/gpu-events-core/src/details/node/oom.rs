@@ -57,11 +57,7 @@ impl OomKill {
         };
         let mut seen = [false; 3];
         let fields = std::iter::once(("total-vm", fields.split([',', ' ', ';']).next()?)).chain(
-            fields
-                .split([',', ' '])
-                .skip(1)
-                .filter(|token| !token.is_empty())
-                .map_while(|token| token.split_once(':')),
+            fields.split([',', ' ']).skip(1).filter(|token| !token.is_empty()).map_while(|token| token.split_once(':')),
         );
         for (key, value) in fields {
             match key {
@@ -94,11 +90,7 @@ impl OomKill {
 /// `<n>kB` in bytes (the kernel's kB are KiB).
 fn kib(value: &str) -> Option<u64> {
     let value = value.split(';').next().unwrap_or(value);
-    value
-        .strip_suffix("kB")?
-        .parse::<u64>()
-        .ok()?
-        .checked_mul(1024)
+    value.strip_suffix("kB")?.parse::<u64>().ok()?.checked_mul(1024)
 }
 
 /// Grammar of node-problem-detector `OOMKilling`.
@@ -123,17 +115,11 @@ impl SystemOom {
     /// Parse either `SystemOOM` form.
     pub fn parse(note: &str) -> Option<Self> {
         if note.trim_end() == "System OOM encountered" {
-            return Some(SystemOom {
-                process: None,
-                pid: None,
-            });
+            return Some(SystemOom { process: None, pid: None });
         }
         let [rest] = captures("System OOM encountered, victim process: %s", note)?;
         let (process, pid) = rest.rsplit_once(", pid: ")?;
-        Some(SystemOom {
-            process: Some(process.to_owned()),
-            pid: Some(pid.trim_end().parse().ok()?),
-        })
+        Some(SystemOom { process: Some(process.to_owned()), pid: Some(pid.trim_end().parse().ok()?) })
     }
 }
 
@@ -166,10 +152,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(four.process, "pt_data_worker");
-        assert_eq!(
-            (four.shmem_rss_bytes, four.uid, four.oom_score_adj),
-            (Some(0), None, None)
-        );
+        assert_eq!((four.shmem_rss_bytes, four.uid, four.oom_score_adj), (Some(0), None, None));
 
         let oldest = OomKill::parse(
             "Killed process 77 (java) total-vm:2048kB, anon-rss:1024kB, file-rss:0kB; suffix from the rule",
@@ -200,21 +183,11 @@ mod tests {
 
     #[test]
     fn system_oom() {
-        let s = SystemOom::parse("System OOM encountered, victim process: nvidia-smi, pid: 4567")
-            .unwrap();
-        assert_eq!(
-            (s.process.as_deref(), s.pid),
-            (Some("nvidia-smi"), Some(4567))
-        );
+        let s = SystemOom::parse("System OOM encountered, victim process: nvidia-smi, pid: 4567").unwrap();
+        assert_eq!((s.process.as_deref(), s.pid), (Some("nvidia-smi"), Some(4567)));
         let old = SystemOom::parse("System OOM encountered").unwrap();
         assert_eq!((old.process, old.pid), (None, None));
-        assert_eq!(
-            SystemOom::parse("System OOM encountered, victim process: x"),
-            None
-        );
-        assert_eq!(
-            SystemOom::parse("System OOM encountered, victim process: x, pid: y"),
-            None
-        );
+        assert_eq!(SystemOom::parse("System OOM encountered, victim process: x"), None);
+        assert_eq!(SystemOom::parse("System OOM encountered, victim process: x, pid: y"), None);
     }
 }

@@ -55,24 +55,19 @@ pub struct ProbeFailed {
 impl ProbeFailed {
     /// Parse any `Unhealthy` form.
     pub fn parse(note: &str) -> Option<Self> {
-        let (probe, errored, resulting_state, output) = if let Some([probe, state, output]) =
-            captures("%s probe errored and resulted in %s state: %s", note)
-        {
-            (probe, true, Some(state.to_owned()), output)
-        } else if let Some([probe, output]) = captures("%s probe errored: %v", note) {
-            (probe, true, None, output)
-        } else {
-            let [probe, output] = captures("%s probe failed: %s", note)?;
-            (probe, false, None, output)
-        };
-        let http_status_code = output
-            .strip_prefix("HTTP probe failed with statuscode: ")
-            .and_then(|code| {
-                let end = code
-                    .find(|c: char| !c.is_ascii_digit())
-                    .unwrap_or(code.len());
-                code.get(..end)?.parse().ok()
-            });
+        let (probe, errored, resulting_state, output) =
+            if let Some([probe, state, output]) = captures("%s probe errored and resulted in %s state: %s", note) {
+                (probe, true, Some(state.to_owned()), output)
+            } else if let Some([probe, output]) = captures("%s probe errored: %v", note) {
+                (probe, true, None, output)
+            } else {
+                let [probe, output] = captures("%s probe failed: %s", note)?;
+                (probe, false, None, output)
+            };
+        let http_status_code = output.strip_prefix("HTTP probe failed with statuscode: ").and_then(|code| {
+            let end = code.find(|c: char| !c.is_ascii_digit()).unwrap_or(code.len());
+            code.get(..end)?.parse().ok()
+        });
         Some(ProbeFailed {
             probe: ProbeKind::parse(probe)?,
             errored,
@@ -103,10 +98,7 @@ impl ProbeWarning {
     /// Parse `%s probe warning: %s`.
     pub fn parse(note: &str) -> Option<Self> {
         let [probe, warning] = captures("%s probe warning: %s", note)?;
-        Some(ProbeWarning {
-            probe: ProbeKind::parse(probe)?,
-            warning: warning.to_owned(),
-        })
+        Some(ProbeWarning { probe: ProbeKind::parse(probe)?, warning: warning.to_owned() })
     }
 }
 
@@ -121,35 +113,27 @@ mod tests {
 
     #[test]
     fn failed_probes() {
-        let http =
-            ProbeFailed::parse("Readiness probe failed: HTTP probe failed with statuscode: 503")
-                .unwrap();
-        assert_eq!(
-            (http.probe, http.errored, http.http_status_code),
-            (ProbeKind::Readiness, false, Some(503))
-        );
+        let http = ProbeFailed::parse("Readiness probe failed: HTTP probe failed with statuscode: 503").unwrap();
+        assert_eq!((http.probe, http.errored, http.http_status_code), (ProbeKind::Readiness, false, Some(503)));
         assert_eq!(http.output, "HTTP probe failed with statuscode: 503");
 
         let dial = ProbeFailed::parse(
             "Liveness probe failed: Get \"http://10.0.0.5:8000/health\": dial tcp 10.0.0.5:8000: connect: connection refused",
         )
         .unwrap();
-        assert_eq!(
-            (dial.probe, dial.http_status_code),
-            (ProbeKind::Liveness, None)
-        );
+        assert_eq!((dial.probe, dial.http_status_code), (ProbeKind::Liveness, None));
         assert!(dial.output.ends_with("connection refused"));
 
         let exec = ProbeFailed::parse("Startup probe failed: model not loaded\nretrying").unwrap();
-        assert_eq!(
-            (exec.probe, exec.output.as_str()),
-            (ProbeKind::Startup, "model not loaded\nretrying")
-        );
+        assert_eq!((exec.probe, exec.output.as_str()), (ProbeKind::Startup, "model not loaded\nretrying"));
     }
 
     #[test]
     fn errored_probes_old_and_new() {
-        let old = ProbeFailed::parse("Liveness probe errored: rpc error: code = DeadlineExceeded desc = context deadline exceeded").unwrap();
+        let old = ProbeFailed::parse(
+            "Liveness probe errored: rpc error: code = DeadlineExceeded desc = context deadline exceeded",
+        )
+        .unwrap();
         assert!(old.errored);
         assert_eq!(old.resulting_state, None);
         assert!(old.output.starts_with("rpc error"));
@@ -164,24 +148,13 @@ mod tests {
 
     #[test]
     fn warnings_and_near_misses() {
-        let w = ProbeWarning::parse(
-            "Readiness probe warning: Probe terminated redirects, Response body: ok",
-        )
-        .unwrap();
+        let w = ProbeWarning::parse("Readiness probe warning: Probe terminated redirects, Response body: ok").unwrap();
         assert_eq!(
             (w.probe, w.warning.as_str()),
-            (
-                ProbeKind::Readiness,
-                "Probe terminated redirects, Response body: ok"
-            )
+            (ProbeKind::Readiness, "Probe terminated redirects, Response body: ok")
         );
         assert_eq!(ProbeWarning::parse("Custom probe warning: x"), None);
-        for bad in [
-            "Liveness probe failed",
-            "Healthz probe failed: x",
-            "probe failed: x",
-            "Liveness failed: x",
-        ] {
+        for bad in ["Liveness probe failed", "Healthz probe failed: x", "probe failed: x", "Liveness failed: x"] {
             assert_eq!(ProbeFailed::parse(bad), None, "{bad}");
         }
     }

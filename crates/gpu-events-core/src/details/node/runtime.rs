@@ -12,8 +12,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    GrpcStatus, NodeDetails, NvmlError, after, grpc_parts, split_quoted, strip_nested_quoting,
-    strip_runtime_suffix,
+    GrpcStatus, NodeDetails, NvmlError, after, grpc_parts, split_quoted, strip_nested_quoting, strip_runtime_suffix,
 };
 use crate::details::{Details, Grammar, Note};
 
@@ -45,11 +44,7 @@ pub enum RuntimePhase {
 /// The classified cause of a runtime error chain. In JSON an object whose `type` names the
 /// cause, with the cause's fields beside it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(
-    tag = "type",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
 #[non_exhaustive]
 pub enum RuntimeCause {
     /// The RuntimeClass handler is not configured in the runtime: containerd `no runtime for %q
@@ -133,11 +128,7 @@ impl RuntimeLog {
     pub fn find(text: &str) -> Option<Self> {
         let start = text.find("time=").or_else(|| text.find("level="))?;
         let mut rest = text.get(start..)?;
-        let mut log = RuntimeLog {
-            time: None,
-            level: None,
-            msg: None,
-        };
+        let mut log = RuntimeLog { time: None, level: None, msg: None };
         while let Some((key, value)) = rest.split_once('=') {
             if key.is_empty() || !key.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') {
                 break;
@@ -197,42 +188,23 @@ impl RuntimeFailure {
     /// directories: %v`.
     pub fn parse(note: &str) -> Option<Self> {
         let prefixes = [
-            (
-                "Failed to create pod sandbox: ",
-                Some(RuntimePhase::Sandbox),
-            ),
-            (
-                "Unable to get pod sandbox status: ",
-                Some(RuntimePhase::SandboxStatus),
-            ),
+            ("Failed to create pod sandbox: ", Some(RuntimePhase::Sandbox)),
+            ("Unable to get pod sandbox status: ", Some(RuntimePhase::SandboxStatus)),
             ("Error: ", None),
-            (
-                "Internal PreStartContainer hook failed: ",
-                Some(RuntimePhase::PreStartHook),
-            ),
-            (
-                "Internal PreCreateContainer hook failed: ",
-                Some(RuntimePhase::PreCreateHook),
-            ),
-            (
-                "error making pod data directories: ",
-                Some(RuntimePhase::PodDataDirectories),
-            ),
+            ("Internal PreStartContainer hook failed: ", Some(RuntimePhase::PreStartHook)),
+            ("Internal PreCreateContainer hook failed: ", Some(RuntimePhase::PreCreateHook)),
+            ("error making pod data directories: ", Some(RuntimePhase::PodDataDirectories)),
         ];
-        prefixes.into_iter().find_map(|(prefix, phase)| {
-            note.strip_prefix(prefix)
-                .map(|error| Self::classify(phase, error))
-        })
+        prefixes
+            .into_iter()
+            .find_map(|(prefix, phase)| note.strip_prefix(prefix).map(|error| Self::classify(phase, error)))
     }
 
     /// Classify an error chain. `phase` is the phase the kubelet's wording fixes, if any; without
     /// one the phase is taken from the runtime's markers. Never fails and never panics.
     pub fn classify(phase: Option<RuntimePhase>, error: &str) -> Self {
         let phase = phase.or_else(|| phase_from_markers(error));
-        let any_hex = matches!(
-            phase,
-            Some(RuntimePhase::Sandbox | RuntimePhase::SandboxStatus)
-        );
+        let any_hex = matches!(phase, Some(RuntimePhase::Sandbox | RuntimePhase::SandboxStatus));
         RuntimeFailure {
             phase,
             cause: classify_cause(error),
@@ -277,9 +249,7 @@ fn leading_name(text: &str) -> Option<String> {
     if text.starts_with('"') {
         return split_quoted(text).map(|(name, _)| name);
     }
-    let end = text
-        .find(|c: char| c.is_whitespace() || c == ':' || c == ',')
-        .unwrap_or(text.len());
+    let end = text.find(|c: char| c.is_whitespace() || c == ':' || c == ',').unwrap_or(text.len());
     let name = text.get(..end)?;
     (!name.is_empty()).then(|| name.to_owned())
 }
@@ -316,35 +286,23 @@ fn classify_cause(error: &str) -> RuntimeCause {
         }
     }
     if let Some(rest) = after(error, "nvidia-container-cli: ") {
-        return RuntimeCause::NvidiaContainerCli {
-            error: strip_nested_quoting(rest).to_owned(),
-        };
+        return RuntimeCause::NvidiaContainerCli { error: strip_nested_quoting(rest).to_owned() };
     }
     if error.contains("container init was OOM-killed") {
         return RuntimeCause::ContainerInitOomKilled;
     }
     if let Some(rest) = after(error, "device cold plug failed: ") {
-        return RuntimeCause::DeviceColdPlugFailed {
-            error: strip_runtime_suffix(rest).to_owned(),
-        };
+        return RuntimeCause::DeviceColdPlugFailed { error: strip_runtime_suffix(rest).to_owned() };
     }
-    for marker in [
-        "CDI device injection failed: ",
-        "failed to inject CDI devices: ",
-    ] {
+    for marker in ["CDI device injection failed: ", "failed to inject CDI devices: "] {
         if let Some(rest) = after(error, marker) {
-            return RuntimeCause::CdiInjectionFailed {
-                error: strip_runtime_suffix(rest).to_owned(),
-            };
+            return RuntimeCause::CdiInjectionFailed { error: strip_runtime_suffix(rest).to_owned() };
         }
     }
     if let Some(at) = error.find(": executable file not found in $PATH") {
         let head = error.get(..at).unwrap_or_default();
         if let Some(quoted_at) = head.rfind("exec: \"") {
-            let name = head
-                .get(quoted_at + "exec: ".len()..)
-                .and_then(split_quoted)
-                .map(|(name, _)| name);
+            let name = head.get(quoted_at + "exec: ".len()..).and_then(split_quoted).map(|(name, _)| name);
             if let Some(name) = name {
                 let in_container = head.contains("container process");
                 return if in_container {
@@ -360,19 +318,13 @@ fn classify_cause(error: &str) -> RuntimeCause {
         && tail.starts_with("no such file or directory")
         && !path.is_empty()
     {
-        return RuntimeCause::RuntimeBinaryMissing {
-            path: path.to_owned(),
-        };
+        return RuntimeCause::RuntimeBinaryMissing { path: path.to_owned() };
     }
     if let Some(socket) = after(error, "dial unix ").and_then(|rest| {
-        let end = rest
-            .find(|c: char| c == ':' || c == '"' || c.is_whitespace())
-            .unwrap_or(rest.len());
+        let end = rest.find(|c: char| c == ':' || c == '"' || c.is_whitespace()).unwrap_or(rest.len());
         rest.get(..end).filter(|s| !s.is_empty())
     }) {
-        return RuntimeCause::CriSocketUnavailable {
-            socket: socket.to_owned(),
-        };
+        return RuntimeCause::CriSocketUnavailable { socket: socket.to_owned() };
     }
     RuntimeCause::Other
 }
@@ -390,35 +342,21 @@ fn sandbox_id(error: &str, anywhere: bool) -> Option<&str> {
         (is_id(word) && !next.is_some_and(|c| c.is_ascii_alphanumeric())).then_some(word)
     });
     named.or_else(|| {
-        anywhere
-            .then(|| {
-                error
-                    .split(|c: char| !c.is_ascii_alphanumeric())
-                    .find(|word| is_id(word))
-            })
-            .flatten()
+        anywhere.then(|| error.split(|c: char| !c.is_ascii_alphanumeric()).find(|word| is_id(word))).flatten()
     })
 }
 
 /// Grammar of kubelet `FailedCreatePodSandBox`: `Failed to create pod sandbox: %v`.
-pub(crate) static FAILED_CREATE_POD_SANDBOX: Grammar =
-    Grammar::new(&["runtimeFailure"], |note: &Note<'_>| {
-        let error = note.text.strip_prefix("Failed to create pod sandbox: ")?;
-        Some(Details::Node(NodeDetails::RuntimeFailure(
-            RuntimeFailure::classify(Some(RuntimePhase::Sandbox), error),
-        )))
-    });
+pub(crate) static FAILED_CREATE_POD_SANDBOX: Grammar = Grammar::new(&["runtimeFailure"], |note: &Note<'_>| {
+    let error = note.text.strip_prefix("Failed to create pod sandbox: ")?;
+    Some(Details::Node(NodeDetails::RuntimeFailure(RuntimeFailure::classify(Some(RuntimePhase::Sandbox), error))))
+});
 
 /// Grammar of kubelet `FailedPodSandBoxStatus`: `Unable to get pod sandbox status: %v`.
-pub(crate) static FAILED_POD_SANDBOX_STATUS: Grammar =
-    Grammar::new(&["runtimeFailure"], |note: &Note<'_>| {
-        let error = note
-            .text
-            .strip_prefix("Unable to get pod sandbox status: ")?;
-        Some(Details::Node(NodeDetails::RuntimeFailure(
-            RuntimeFailure::classify(Some(RuntimePhase::SandboxStatus), error),
-        )))
-    });
+pub(crate) static FAILED_POD_SANDBOX_STATUS: Grammar = Grammar::new(&["runtimeFailure"], |note: &Note<'_>| {
+    let error = note.text.strip_prefix("Unable to get pod sandbox status: ")?;
+    Some(Details::Node(NodeDetails::RuntimeFailure(RuntimeFailure::classify(Some(RuntimePhase::SandboxStatus), error))))
+});
 
 /// The kubelet could not prepare the Pod's DRA resource claims (`FailedPrepareDynamicResources`;
 /// pkg/kubelet/kubelet.go, pkg/kubelet/cm/dra/manager.go): `Failed to prepare dynamic resources:
@@ -454,22 +392,14 @@ impl DynamicResourcesFailed {
             .or_else(|| after(error, "DRA driver "))
             .and_then(|rest| rest.split_once(": "))
             .map(|(driver, _)| driver.to_owned());
-        Some(DynamicResourcesFailed {
-            call,
-            claim,
-            driver,
-            grpc: GrpcStatus::find(error),
-            error: error.to_owned(),
-        })
+        Some(DynamicResourcesFailed { call, claim, driver, grpc: GrpcStatus::find(error), error: error.to_owned() })
     }
 }
 
 /// Grammar of kubelet `FailedPrepareDynamicResources`.
-pub(crate) static PREPARE_DYNAMIC_RESOURCES: Grammar =
-    Grammar::new(&["dynamicResourcesFailed"], |note: &Note<'_>| {
-        DynamicResourcesFailed::parse(note.text)
-            .map(|d| Details::Node(NodeDetails::DynamicResourcesFailed(d)))
-    });
+pub(crate) static PREPARE_DYNAMIC_RESOURCES: Grammar = Grammar::new(&["dynamicResourcesFailed"], |note: &Note<'_>| {
+    DynamicResourcesFailed::parse(note.text).map(|d| Details::Node(NodeDetails::DynamicResourcesFailed(d)))
+});
 
 #[cfg(test)]
 mod tests {
@@ -514,16 +444,10 @@ mod tests {
         .unwrap();
         assert_eq!(handler(&dockershim.cause), "nvidia");
 
-        let class = RuntimeFailure::parse(
-            "Failed to create pod sandbox: runtimeclass.node.k8s.io \"nvidia-cdi\" not found",
-        )
-        .unwrap();
-        assert_eq!(
-            class.cause,
-            RuntimeCause::RuntimeClassNotFound {
-                runtime_class: "nvidia-cdi".to_owned()
-            }
-        );
+        let class =
+            RuntimeFailure::parse("Failed to create pod sandbox: runtimeclass.node.k8s.io \"nvidia-cdi\" not found")
+                .unwrap();
+        assert_eq!(class.cause, RuntimeCause::RuntimeClassNotFound { runtime_class: "nvidia-cdi".to_owned() });
         assert_eq!(class.grpc_code, None);
     }
 
@@ -536,9 +460,7 @@ mod tests {
         assert_eq!(containerd.phase, Some(RuntimePhase::CreateContainer));
         assert_eq!(
             containerd.cause,
-            RuntimeCause::CdiDevicesUnresolvable {
-                devices: vec!["k8s.gpu.nvidia.com/device=gpu-1".to_owned()]
-            }
+            RuntimeCause::CdiDevicesUnresolvable { devices: vec!["k8s.gpu.nvidia.com/device=gpu-1".to_owned()] }
         );
         let toolkit = RuntimeFailure::parse(
             "Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: could not apply required modification to OCI specification: error modifying OCI spec: failed to inject CDI devices: unresolvable CDI devices nvidia.com/gpu=0, nvidia.com/gpu=1: unknown",
@@ -567,41 +489,27 @@ mod tests {
             "Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: unable to retrieve OCI runtime error (open /run/containerd/io.containerd.runtime.v2.task/k8s.io/abc/log.json: no such file or directory): exec: \"nvidia-container-runtime\": executable file not found in $PATH: unknown",
         )
         .unwrap();
-        assert_eq!(
-            binary.cause,
-            RuntimeCause::RuntimeBinaryMissing {
-                path: "nvidia-container-runtime".to_owned()
-            }
-        );
+        assert_eq!(binary.cause, RuntimeCause::RuntimeBinaryMissing { path: "nvidia-container-runtime".to_owned() });
         let fork = RuntimeFailure::classify(
             None,
             "failed to create shim task: OCI runtime create failed: unable to retrieve OCI runtime error (open /x/log.json: no such file or directory): fork/exec /usr/bin/nvidia-container-runtime: no such file or directory: unknown",
         );
         assert_eq!(
             fork.cause,
-            RuntimeCause::RuntimeBinaryMissing {
-                path: "/usr/bin/nvidia-container-runtime".to_owned()
-            }
+            RuntimeCause::RuntimeBinaryMissing { path: "/usr/bin/nvidia-container-runtime".to_owned() }
         );
         let entrypoint = RuntimeFailure::parse(
             "Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: \"python\": executable file not found in $PATH: unknown",
         )
         .unwrap();
-        assert_eq!(
-            entrypoint.cause,
-            RuntimeCause::ExecutableNotFound {
-                command: "python".to_owned()
-            }
-        );
+        assert_eq!(entrypoint.cause, RuntimeCause::ExecutableNotFound { command: "python".to_owned() });
         let socket = RuntimeFailure::parse(
             "Failed to create pod sandbox: rpc error: code = Unavailable desc = connection error: desc = \"transport: Error while dialing dial unix /run/containerd/containerd.sock: connect: connection refused\"",
         )
         .unwrap();
         assert_eq!(
             socket.cause,
-            RuntimeCause::CriSocketUnavailable {
-                socket: "/run/containerd/containerd.sock".to_owned()
-            }
+            RuntimeCause::CriSocketUnavailable { socket: "/run/containerd/containerd.sock".to_owned() }
         );
         assert_eq!(socket.grpc_code.as_deref(), Some("Unavailable"));
 
@@ -609,9 +517,7 @@ mod tests {
             "Error: failed to create containerd task: OCI runtime create failed: container_linux.go:349: starting container process caused \"process_linux.go:449: container init caused \\\"process_linux.go:432: running prestart hook 0 caused \\\\\\\"error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: initialization error: nvml error: driver not loaded\\\\\\\\n\\\\\\\"\\\"\": unknown",
         )
         .unwrap();
-        let RuntimeCause::NvidiaContainerCli { error } = &cli.cause else {
-            panic!("{:?}", cli.cause)
-        };
+        let RuntimeCause::NvidiaContainerCli { error } = &cli.cause else { panic!("{:?}", cli.cause) };
         assert_eq!(error, "initialization error: nvml error: driver not loaded");
         assert_eq!(cli.nvml.unwrap().error, "driver not loaded");
 
@@ -663,24 +569,13 @@ mod tests {
         let crio_start = RuntimeFailure::classify(None, "container create failed: x");
         assert_eq!(crio_start.phase, Some(RuntimePhase::CreateContainer));
         assert_eq!(RuntimeFailure::parse("Created container x"), None);
-        assert_eq!(
-            sandbox_id(&format!("sandbox \"{SANDBOX_ID}0\""), false),
-            None,
-            "65 hex characters are not an ID"
-        );
+        assert_eq!(sandbox_id(&format!("sandbox \"{SANDBOX_ID}0\""), false), None, "65 hex characters are not an ID");
         assert_eq!(sandbox_id(&format!("x {SANDBOX_ID} y"), false), None);
-        assert_eq!(
-            sandbox_id(&format!("x {SANDBOX_ID} y"), true),
-            Some(SANDBOX_ID)
-        );
+        assert_eq!(sandbox_id(&format!("x {SANDBOX_ID} y"), true), Some(SANDBOX_ID));
         assert_eq!(sandbox_id("sandbox é", true), None);
         assert_eq!(RuntimeLog::find("no log here"), None);
-        let cut =
-            RuntimeLog::find("x: time=\"t\" level=error msg=\"runc create failed: unab").unwrap();
-        assert_eq!(
-            (cut.time.as_deref(), cut.level.as_deref(), cut.msg),
-            (Some("t"), Some("error"), None)
-        );
+        let cut = RuntimeLog::find("x: time=\"t\" level=error msg=\"runc create failed: unab").unwrap();
+        assert_eq!((cut.time.as_deref(), cut.level.as_deref(), cut.msg), (Some("t"), Some("error"), None));
     }
 
     #[test]

@@ -142,12 +142,8 @@ impl VolumeMultiAttach {
     pub fn parse(note: &str) -> Option<Self> {
         let (volume, rest) = split_quoted(note.strip_prefix("Multi-Attach error for volume ")?)?;
         let rest = rest.strip_prefix(" Volume is already ")?;
-        let mut attach = VolumeMultiAttach {
-            volume,
-            exclusively_attached: false,
-            pods: Vec::new(),
-            other_namespace_pods: None,
-        };
+        let mut attach =
+            VolumeMultiAttach { volume, exclusively_attached: false, pods: Vec::new(), other_namespace_pods: None };
         if rest.starts_with("exclusively attached to one node") {
             attach.exclusively_attached = true;
             return Some(attach);
@@ -157,8 +153,7 @@ impl VolumeMultiAttach {
         if let Some(pods) = used_by.strip_prefix("pod(s) ") {
             let pods = match pods.rsplit_once(" and ") {
                 Some((pods, count)) if count.ends_with(OTHERS) => {
-                    attach.other_namespace_pods =
-                        Some(count.strip_suffix(OTHERS)?.trim().parse().ok()?);
+                    attach.other_namespace_pods = Some(count.strip_suffix(OTHERS)?.trim().parse().ok()?);
                     pods
                 }
                 _ => pods,
@@ -172,35 +167,27 @@ impl VolumeMultiAttach {
 }
 
 /// Grammar of kubelet `FailedMount`.
-pub(crate) static FAILED_MOUNT: Grammar = Grammar::new(
-    &["volumesNotMounted", "volumeOperationFailed"],
-    |note: &Note<'_>| {
+pub(crate) static FAILED_MOUNT: Grammar =
+    Grammar::new(&["volumesNotMounted", "volumeOperationFailed"], |note: &Note<'_>| {
         if let Some(d) = VolumesNotMounted::parse(note.text) {
             return Some(Details::Node(NodeDetails::VolumesNotMounted(d)));
         }
-        VolumeOperationFailed::parse(note.text)
-            .map(|d| Details::Node(NodeDetails::VolumeOperationFailed(d)))
-    },
-);
-
-/// Grammar of kubelet `FailedMapVolume`.
-pub(crate) static FAILED_MAP_VOLUME: Grammar =
-    Grammar::new(&["volumeOperationFailed"], |note: &Note<'_>| {
-        VolumeOperationFailed::parse(note.text)
-            .map(|d| Details::Node(NodeDetails::VolumeOperationFailed(d)))
+        VolumeOperationFailed::parse(note.text).map(|d| Details::Node(NodeDetails::VolumeOperationFailed(d)))
     });
 
+/// Grammar of kubelet `FailedMapVolume`.
+pub(crate) static FAILED_MAP_VOLUME: Grammar = Grammar::new(&["volumeOperationFailed"], |note: &Note<'_>| {
+    VolumeOperationFailed::parse(note.text).map(|d| Details::Node(NodeDetails::VolumeOperationFailed(d)))
+});
+
 /// Grammar of attach/detach controller `FailedAttachVolume`.
-pub(crate) static FAILED_ATTACH_VOLUME: Grammar = Grammar::new(
-    &["volumeOperationFailed", "volumeMultiAttach"],
-    |note: &Note<'_>| {
+pub(crate) static FAILED_ATTACH_VOLUME: Grammar =
+    Grammar::new(&["volumeOperationFailed", "volumeMultiAttach"], |note: &Note<'_>| {
         if let Some(d) = VolumeMultiAttach::parse(note.text) {
             return Some(Details::Node(NodeDetails::VolumeMultiAttach(d)));
         }
-        VolumeOperationFailed::parse(note.text)
-            .map(|d| Details::Node(NodeDetails::VolumeOperationFailed(d)))
-    },
-);
+        VolumeOperationFailed::parse(note.text).map(|d| Details::Node(NodeDetails::VolumeOperationFailed(d)))
+    });
 
 #[cfg(test)]
 mod tests {
@@ -213,10 +200,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(newest.unmounted, ["model-cache", "dshm"]);
-        assert_eq!(
-            newest.unattached,
-            ["kube-api-access-x", "model-cache", "dshm"]
-        );
+        assert_eq!(newest.unattached, ["kube-api-access-x", "model-cache", "dshm"]);
         assert!(newest.failed_to_process.is_empty());
         assert_eq!(newest.error, "timed out waiting for the condition");
 
@@ -251,10 +235,7 @@ mod tests {
             "MountVolume.SetUp failed for volume \"model-config\" : configmap \"model-config\" not found",
         )
         .unwrap();
-        assert_eq!(
-            (setup.operation.as_str(), setup.volume.as_str()),
-            ("MountVolume.SetUp", "model-config")
-        );
+        assert_eq!((setup.operation.as_str(), setup.volume.as_str()), ("MountVolume.SetUp", "model-config"));
         assert_eq!(setup.error, "configmap \"model-config\" not found");
         assert_eq!(setup.grpc_code, None);
         let device = VolumeOperationFailed::parse(
@@ -267,9 +248,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(attach.operation, "AttachVolume.Attach");
-        let bare =
-            VolumeOperationFailed::parse("MapVolume.MapPodDevice failed for volume \"raw\" ")
-                .unwrap();
+        let bare = VolumeOperationFailed::parse("MapVolume.MapPodDevice failed for volume \"raw\" ").unwrap();
         assert_eq!(bare.error, "");
         for bad in [
             "MountVolume.SetUp failed for volume data : x",
@@ -297,22 +276,14 @@ mod tests {
             "Multi-Attach error for volume \"pvc-9\" Volume is already used by pod(s) trainer-0",
         )
         .unwrap();
-        assert_eq!(
-            (same_ns.pods.len(), same_ns.other_namespace_pods),
-            (1, None)
-        );
+        assert_eq!((same_ns.pods.len(), same_ns.other_namespace_pods), (1, None));
         let others = VolumeMultiAttach::parse(
             "Multi-Attach error for volume \"pvc-9\" Volume is already used by 3 pod(s) in different namespaces",
         )
         .unwrap();
+        assert_eq!((others.pods.len(), others.other_namespace_pods), (0, Some(3)));
         assert_eq!(
-            (others.pods.len(), others.other_namespace_pods),
-            (0, Some(3))
-        );
-        assert_eq!(
-            VolumeMultiAttach::parse(
-                "Multi-Attach error for volume \"x\" Volume is already used by many"
-            ),
+            VolumeMultiAttach::parse("Multi-Attach error for volume \"x\" Volume is already used by many"),
             None
         );
     }

@@ -31,10 +31,8 @@ impl SkipDeletingPod {
     /// Parse a note of this format.
     pub fn parse(note: &str) -> Option<Self> {
         let [namespace, pod] = captures(Self::FORMAT, note.trim())?;
-        (!namespace.is_empty() && !pod.is_empty()).then(|| SkipDeletingPod {
-            namespace: namespace.to_owned(),
-            pod: pod.to_owned(),
-        })
+        (!namespace.is_empty() && !pod.is_empty())
+            .then(|| SkipDeletingPod { namespace: namespace.to_owned(), pod: pod.to_owned() })
     }
 }
 
@@ -102,11 +100,7 @@ impl PluginError {
     pub fn parse(note: &str) -> Option<Self> {
         let note = note.trim();
         if let Some(error) = note.strip_prefix("waiting on permit for pod: ") {
-            return Some(PluginError {
-                stage: PluginStage::WaitOnPermit,
-                plugin: None,
-                error: error.to_owned(),
-            });
+            return Some(PluginError { stage: PluginStage::WaitOnPermit, plugin: None, error: error.to_owned() });
         }
         let rest = note.strip_prefix("running ")?;
         if rest.starts_with('"') {
@@ -119,21 +113,12 @@ impl PluginError {
                     after_pod.strip_prefix(": ")?
                 }
             };
-            return Some(PluginError {
-                stage: PluginStage::Filter,
-                plugin: Some(plugin),
-                error: error.to_owned(),
-            });
+            return Some(PluginError { stage: PluginStage::Filter, plugin: Some(plugin), error: error.to_owned() });
         }
-        let (stage, quoted) = STAGE_PREFIXES
-            .iter()
-            .find_map(|(prefix, stage)| Some((*stage, rest.strip_prefix(prefix)?)))?;
+        let (stage, quoted) =
+            STAGE_PREFIXES.iter().find_map(|(prefix, stage)| Some((*stage, rest.strip_prefix(prefix)?)))?;
         let (plugin, after) = split_quoted(quoted)?;
-        Some(PluginError {
-            stage,
-            plugin: Some(plugin),
-            error: after.strip_prefix(": ")?.to_owned(),
-        })
+        Some(PluginError { stage, plugin: Some(plugin), error: after.strip_prefix(": ")?.to_owned() })
     }
 }
 
@@ -189,21 +174,13 @@ pub(super) fn parse_failed_scheduling(note: &str) -> Option<SchedulingDetails> {
     if let Some(d) = PluginError::parse(text) {
         return Some(SchedulingDetails::PluginError(d));
     }
-    Some(SchedulingDetails::SchedulingError(SchedulingError {
-        message: text.to_owned(),
-    }))
+    Some(SchedulingDetails::SchedulingError(SchedulingError { message: text.to_owned() }))
 }
 
 /// Grammar of kube-scheduler `FailedScheduling` (also the framework-based secondary schedulers:
 /// HAMi's `hami-scheduler`, GKE's, ...).
 pub(crate) static FAILED_SCHEDULING: Grammar = Grammar::new(
-    &[
-        "fitError",
-        "noNodesAvailable",
-        "skipDeletingPod",
-        "pluginError",
-        "schedulingError",
-    ],
+    &["fitError", "noNodesAvailable", "skipDeletingPod", "pluginError", "schedulingError"],
     |note: &Note<'_>| parse_failed_scheduling(note.text).map(Details::Scheduling),
 );
 
@@ -219,29 +196,18 @@ mod tests {
     fn every_non_fit_error_form() {
         assert_eq!(
             parse_failed_scheduling("skip schedule deleting pod: ml/train-0"),
-            Some(SchedulingDetails::SkipDeletingPod(SkipDeletingPod {
-                namespace: "ml".into(),
-                pod: "train-0".into()
-            }))
+            Some(SchedulingDetails::SkipDeletingPod(SkipDeletingPod { namespace: "ml".into(), pod: "train-0".into() }))
         );
         assert_eq!(
             parse_failed_scheduling("no nodes available to schedule pods"),
             Some(SchedulingDetails::NoNodesAvailable)
         );
+        assert_eq!(kind("0/3 nodes are available: 3 Insufficient nvidia.com/gpu."), Some("fitError"));
         assert_eq!(
-            kind("0/3 nodes are available: 3 Insufficient nvidia.com/gpu."),
-            Some("fitError")
-        );
-        assert_eq!(
-            kind(
-                "Operation cannot be fulfilled on pods/binding \"p\": pod p is already assigned to node \"n\""
-            ),
+            kind("Operation cannot be fulfilled on pods/binding \"p\": pod p is already assigned to node \"n\""),
             Some("schedulingError")
         );
-        assert_eq!(
-            kind("AssumePod failed: pod 1234 is in the cache, so can't be assumed"),
-            Some("schedulingError")
-        );
+        assert_eq!(kind("AssumePod failed: pod 1234 is in the cache, so can't be assumed"), Some("schedulingError"));
     }
 
     #[test]
@@ -265,18 +231,8 @@ mod tests {
                 Some("VolumeBinding"),
                 "boom",
             ),
-            (
-                "running Reserve plugin \"VolumeBinding\": x",
-                PluginStage::Reserve,
-                Some("VolumeBinding"),
-                "x",
-            ),
-            (
-                "running Permit plugin \"Coscheduling\": x",
-                PluginStage::Permit,
-                Some("Coscheduling"),
-                "x",
-            ),
+            ("running Reserve plugin \"VolumeBinding\": x", PluginStage::Reserve, Some("VolumeBinding"), "x"),
+            ("running Permit plugin \"Coscheduling\": x", PluginStage::Permit, Some("Coscheduling"), "x"),
             (
                 "waiting on permit for pod: rejected due to timeout after waiting 10s at plugin Coscheduling",
                 PluginStage::WaitOnPermit,
@@ -295,18 +251,8 @@ mod tests {
                 Some("DefaultBinder"),
                 "binding rejected: node gone",
             ),
-            (
-                "running Normalize on Score plugin \"X\": y",
-                PluginStage::NormalizeScore,
-                Some("X"),
-                "y",
-            ),
-            (
-                "running Score plugin \"a\\\"b\": y",
-                PluginStage::Score,
-                Some("a\"b"),
-                "y",
-            ),
+            ("running Normalize on Score plugin \"X\": y", PluginStage::NormalizeScore, Some("X"), "y"),
+            ("running Score plugin \"a\\\"b\": y", PluginStage::Score, Some("a\"b"), "y"),
         ];
         for (note, stage, plugin, error) in cases {
             let parsed = PluginError::parse(note).unwrap_or_else(|| panic!("{note}"));
@@ -319,18 +265,9 @@ mod tests {
 
     #[test]
     fn near_misses() {
-        assert_eq!(
-            SkipDeletingPod::parse("skip schedule deleting pod: nopod"),
-            None
-        );
-        assert_eq!(
-            SkipDeletingPod::parse("skip schedule deleting pod: /p"),
-            None
-        );
-        assert_eq!(
-            PluginError::parse("running PreFilter plugin VolumeBinding: x"),
-            None
-        );
+        assert_eq!(SkipDeletingPod::parse("skip schedule deleting pod: nopod"), None);
+        assert_eq!(SkipDeletingPod::parse("skip schedule deleting pod: /p"), None);
+        assert_eq!(PluginError::parse("running PreFilter plugin VolumeBinding: x"), None);
         assert_eq!(PluginError::parse("running \"X\" filter plugin"), None);
         assert_eq!(PluginError::parse("running \"X filter plugin: y"), None);
         assert_eq!(PluginError::parse("running Foo plugin \"X\": y"), None);

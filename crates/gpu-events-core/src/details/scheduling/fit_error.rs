@@ -92,11 +92,7 @@ impl ReasonCount {
 /// JSON: `{"type": "nodes", "totalNodes": 3, "reasons": [...]}` or
 /// `{"type": "message", "message": "not eligible due to preemptionPolicy=Never."}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(
-    tag = "type",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
 #[non_exhaustive]
 pub enum Preemption {
     /// No node can be made to fit by preemption: `0/N nodes are available: <histogram>`.
@@ -132,11 +128,7 @@ pub enum Ending {
 }
 
 /// PostFilter messages recognised without a following `preemption: ` section.
-const KNOWN_POST_FILTER: &[&str] = &[
-    "no new claims to deallocate",
-    "PodGroup ",
-    "can not find pod group",
-];
+const KNOWN_POST_FILTER: &[&str] = &["no new claims to deallocate", "PodGroup ", "can not find pod group"];
 
 impl FitError {
     /// Parse a FitError message in any of its forms; `None` if the note is not one.
@@ -163,8 +155,7 @@ impl FitError {
                 ending,
             });
         }
-        let (body, mut post_filter, mut preemption) =
-            split_post_filter(rest, wording == FitErrorWording::Available);
+        let (body, mut post_filter, mut preemption) = split_post_filter(rest, wording == FitErrorWording::Available);
         // A PostFilter plugin that runs after DefaultPreemption adds `, <message>` after the
         // preemption's own final period.
         if let Some(text) = preemption
@@ -207,14 +198,9 @@ impl Preemption {
         if let Some((FitErrorWording::Available, Some(total_nodes), body)) = parse_header(trimmed)
             && (body.is_empty() || count_prefix(body).is_some())
         {
-            return Some(Preemption::Nodes {
-                total_nodes,
-                reasons: parse_entries(body, truncated)?,
-            });
+            return Some(Preemption::Nodes { total_nodes, reasons: parse_entries(body, truncated)? });
         }
-        Some(Preemption::Message {
-            message: text.to_owned(),
-        })
+        Some(Preemption::Message { message: text.to_owned() })
     }
 }
 
@@ -249,9 +235,7 @@ fn parse_header(text: &str) -> Option<(FitErrorWording, Option<u32>, &str)> {
     }
     let rest = text
         .strip_prefix("No nodes are available that match all of the following predicates:")
-        .or_else(|| {
-            text.strip_prefix("No nodes are available that match all of the predicates:")
-        })?;
+        .or_else(|| text.strip_prefix("No nodes are available that match all of the predicates:"))?;
     let rest = rest.strip_prefix(':').unwrap_or(rest);
     Some((FitErrorWording::Predicates, None, rest.trim_start()))
 }
@@ -262,11 +246,7 @@ fn after_colon(rest: &str) -> Option<&str> {
         Some(rest)
     } else {
         let rest = rest.strip_prefix(':')?;
-        if rest.is_empty() {
-            Some(rest)
-        } else {
-            rest.strip_prefix(' ')
-        }
+        if rest.is_empty() { Some(rest) } else { rest.strip_prefix(' ') }
     }
 }
 
@@ -288,23 +268,16 @@ fn split_post_filter(text: &str, any_plugin: bool) -> (&str, Vec<&str>, Option<&
         }
         if let Some(messages) = before.strip_suffix(", ") {
             return match messages.rfind(". ") {
-                Some(dot) => (
-                    &messages[..dot],
-                    messages[dot + 2..].split(", ").collect(),
-                    Some(after),
-                ),
+                Some(dot) => (&messages[..dot], messages[dot + 2..].split(", ").collect(), Some(after)),
                 None => ("", messages.split(", ").collect(), Some(after)),
             };
         }
     }
     for (at, _) in text.match_indices(". ") {
         let after = &text[at + 2..];
-        let known = KNOWN_POST_FILTER
-            .iter()
-            .any(|known| after.starts_with(known));
-        let plugin_text = any_plugin
-            && after.starts_with(|c: char| c.is_ascii_lowercase())
-            && split_entries(after).nth(1).is_none();
+        let known = KNOWN_POST_FILTER.iter().any(|known| after.starts_with(known));
+        let plugin_text =
+            any_plugin && after.starts_with(|c: char| c.is_ascii_lowercase()) && split_entries(after).nth(1).is_none();
         if known || plugin_text {
             return (&text[..at], after.split(", ").collect(), None);
         }
@@ -329,9 +302,7 @@ pub(super) fn parse_entries(text: &str, truncated: bool) -> Option<Vec<ReasonCou
     let mut entries = Vec::new();
     for piece in split_entries(text) {
         match count_prefix(piece) {
-            Some((count, reason)) => {
-                entries.push(ReasonCount::new(count, NodeReason::parse(reason)))
-            }
+            Some((count, reason)) => entries.push(ReasonCount::new(count, NodeReason::parse(reason))),
             None if truncated && count_prefix_any(piece).is_some_and(|(_, r)| r.is_empty()) => {}
             None if piece.is_empty() && text.is_empty() => {}
             None => return None,
@@ -349,18 +320,10 @@ fn parse_predicate_entries(text: &str, truncated: bool) -> Option<Vec<ReasonCoun
     let mut pieces = text.split("), ").peekable();
     while let Some(piece) = pieces.next() {
         let last = pieces.peek().is_none();
-        let piece = if last {
-            piece.strip_suffix(')').unwrap_or(piece)
-        } else {
-            piece
-        };
-        let parsed = piece
-            .rsplit_once(" (")
-            .and_then(|(reason, count)| Some((reason, count.parse::<u32>().ok()?)));
+        let piece = if last { piece.strip_suffix(')').unwrap_or(piece) } else { piece };
+        let parsed = piece.rsplit_once(" (").and_then(|(reason, count)| Some((reason, count.parse::<u32>().ok()?)));
         match parsed {
-            Some((reason, count)) => {
-                entries.push(ReasonCount::new(count, NodeReason::parse(reason)))
-            }
+            Some((reason, count)) => entries.push(ReasonCount::new(count, NodeReason::parse(reason))),
             None if last && truncated => {}
             None => return None,
         }
@@ -397,9 +360,7 @@ pub(super) fn count_prefix(text: &str) -> Option<(u32, &str)> {
 
 /// The number of leading ASCII digits.
 fn digits_len(text: &str) -> usize {
-    text.bytes()
-        .position(|b| !b.is_ascii_digit())
-        .unwrap_or(text.len())
+    text.bytes().position(|b| !b.is_ascii_digit()).unwrap_or(text.len())
 }
 
 /// Leading ASCII digits as a count, and what follows them.
@@ -422,44 +383,26 @@ mod tests {
     }
 
     fn entries(fit: &FitError) -> Vec<(u32, &str)> {
-        fit.reasons
-            .iter()
-            .map(|e| (e.count, e.reason.text()))
-            .collect()
+        fit.reasons.iter().map(|e| (e.count, e.reason.text())).collect()
     }
 
     fn preemption_entries(fit: &FitError) -> (u32, Vec<(u32, &str)>) {
         match &fit.preemption {
-            Some(Preemption::Nodes {
-                total_nodes,
-                reasons,
-            }) => (
-                *total_nodes,
-                reasons.iter().map(|e| (e.count, e.reason.text())).collect(),
-            ),
+            Some(Preemption::Nodes { total_nodes, reasons }) => {
+                (*total_nodes, reasons.iter().map(|e| (e.count, e.reason.text())).collect())
+            }
             other => panic!("{other:?}"),
         }
     }
 
     #[test]
     fn pre_1_24_without_preemption() {
-        let fit = parse(
-            "0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) were unschedulable.",
-        );
+        let fit = parse("0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) were unschedulable.");
         assert_eq!(fit.wording, FitErrorWording::Available);
         assert_eq!(fit.total_nodes, Some(2));
-        assert_eq!(
-            entries(&fit),
-            [
-                (1, "Insufficient nvidia.com/gpu"),
-                (1, "node(s) were unschedulable")
-            ]
-        );
+        assert_eq!(entries(&fit), [(1, "Insufficient nvidia.com/gpu"), (1, "node(s) were unschedulable")]);
         assert_eq!(fit.insufficient("nvidia.com/gpu"), Some(1));
-        assert!(matches!(
-            fit.reasons[1].reason,
-            NodeReason::Unschedulable { .. }
-        ));
+        assert!(matches!(fit.reasons[1].reason, NodeReason::Unschedulable { .. }));
         assert_eq!(fit.preemption, None);
         assert_eq!(fit.ending, Ending::Period);
     }
@@ -472,17 +415,11 @@ mod tests {
         assert_eq!(fit.total_nodes, Some(8));
         assert_eq!(fit.reasons.iter().map(|e| e.count).sum::<u32>(), 12);
         assert_eq!(fit.insufficient("memory"), Some(3));
-        assert_eq!(
-            preemption_entries(&fit),
-            (8, vec![(8, "No preemption victims found for incoming pod")])
-        );
+        assert_eq!(preemption_entries(&fit), (8, vec![(8, "No preemption victims found for incoming pod")]));
         assert_eq!(fit.ending, Ending::Period);
 
         let fit = parse("0/12 nodes are available: 10 Insufficient memory, 2 Insufficient cpu.");
-        assert_eq!(
-            entries(&fit),
-            [(10, "Insufficient memory"), (2, "Insufficient cpu")]
-        );
+        assert_eq!(entries(&fit), [(10, "Insufficient memory"), (2, "Insufficient cpu")]);
     }
 
     #[test]
@@ -517,18 +454,14 @@ mod tests {
             entries(&fit),
             [
                 (1, "Insufficient nvidia.com/gpu"),
-                (
-                    1,
-                    "node(s) had taint {protect: no_schedule}, that the pod didn't tolerate"
-                ),
+                (1, "node(s) had taint {protect: no_schedule}, that the pod didn't tolerate"),
                 (1, "node(s) didn't match Pod's node affinity/selector"),
             ]
         );
         assert_eq!(
             fit.reasons[1].reason,
             NodeReason::UntoleratedTaint {
-                text: "node(s) had taint {protect: no_schedule}, that the pod didn't tolerate"
-                    .into(),
+                text: "node(s) had taint {protect: no_schedule}, that the pod didn't tolerate".into(),
                 key: Some("protect".into()),
                 value: Some("no_schedule".into()),
             }
@@ -548,19 +481,9 @@ mod tests {
         let fit = parse(
             "0/2 nodes are available: 2 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
         );
-        assert!(matches!(
-            &fit.reasons[0].reason,
-            NodeReason::UntoleratedTaint {
-                key: None,
-                value: None,
-                ..
-            }
-        ));
+        assert!(matches!(&fit.reasons[0].reason, NodeReason::UntoleratedTaint { key: None, value: None, .. }));
         assert_eq!(fit.post_filter, ["no new claims to deallocate"]);
-        assert_eq!(
-            preemption_entries(&fit),
-            (2, vec![(2, "Preemption is not helpful for scheduling")])
-        );
+        assert_eq!(preemption_entries(&fit), (2, vec![(2, "Preemption is not helpful for scheduling")]));
     }
 
     #[test]
@@ -568,10 +491,7 @@ mod tests {
         let fit = parse(
             "0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod., PodGroup ml/pg gets rejected due to Pod p is unschedulable even after PostFilter.",
         );
-        assert_eq!(
-            preemption_entries(&fit),
-            (3, vec![(3, "No preemption victims found for incoming pod")])
-        );
+        assert_eq!(preemption_entries(&fit), (3, vec![(3, "No preemption victims found for incoming pod")]));
         assert_eq!(
             fit.post_filter,
             ["PodGroup ml/pg gets rejected due to Pod p is unschedulable even after PostFilter"]
@@ -592,8 +512,7 @@ mod tests {
         assert_eq!(fit.reasons[1].reason.text(), "Insufficient nvidia.com/gpu");
         assert_eq!(fit.post_filter, ["some plugin could not help"]);
         // A period inside a reason that more entries follow is not a PostFilter boundary.
-        let fit =
-            parse("0/3 nodes are available: 1 vendor says no. retry later, 2 Insufficient cpu.");
+        let fit = parse("0/3 nodes are available: 1 vendor says no. retry later, 2 Insufficient cpu.");
         assert_eq!(fit.reasons.len(), 2);
         assert!(fit.post_filter.is_empty());
         // Volcano has no PostFilter part.
@@ -607,10 +526,7 @@ mod tests {
             "0/3 nodes are available: 1 node(s) didn't have free ports for the requested pod ports, 2 node is filtered out by the prefilter result. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.",
         );
         assert!(matches!(fit.reasons[0].reason, NodeReason::Ports { .. }));
-        assert!(matches!(
-            fit.reasons[1].reason,
-            NodeReason::PrefilterResult { .. }
-        ));
+        assert!(matches!(fit.reasons[1].reason, NodeReason::PrefilterResult { .. }));
 
         let fit = parse(
             "0/5 nodes are available: 2 node(s) didn't satisfy plugin(s) [NodeAffinity], 3 Insufficient nvidia.com/gpu. preemption: 0/5 nodes are available: 2 Preemption is not helpful for scheduling, 3 No preemption victims found for incoming pod.",
@@ -623,30 +539,19 @@ mod tests {
 
     #[test]
     fn prefilter_sentence_and_old_per_node_copy() {
-        let fit =
-            parse("0/4 nodes are available: pod has unbound immediate PersistentVolumeClaims.");
-        assert_eq!(
-            fit.pre_filter.as_deref(),
-            Some("pod has unbound immediate PersistentVolumeClaims")
-        );
+        let fit = parse("0/4 nodes are available: pod has unbound immediate PersistentVolumeClaims.");
+        assert_eq!(fit.pre_filter.as_deref(), Some("pod has unbound immediate PersistentVolumeClaims"));
         assert!(fit.reasons.is_empty());
 
         let fit = parse(
             "0/4 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
         );
-        assert_eq!(
-            fit.pre_filter.as_deref(),
-            Some("pod has unbound immediate PersistentVolumeClaims")
-        );
+        assert_eq!(fit.pre_filter.as_deref(), Some("pod has unbound immediate PersistentVolumeClaims"));
         assert!(fit.preemption.is_some());
 
-        let fit =
-            parse("0/4 nodes are available: 4 pod has unbound immediate PersistentVolumeClaims.");
+        let fit = parse("0/4 nodes are available: 4 pod has unbound immediate PersistentVolumeClaims.");
         assert_eq!(fit.pre_filter, None);
-        assert_eq!(
-            entries(&fit),
-            [(4, "pod has unbound immediate PersistentVolumeClaims")]
-        );
+        assert_eq!(entries(&fit), [(4, "pod has unbound immediate PersistentVolumeClaims")]);
         assert!(matches!(fit.reasons[0].reason, NodeReason::Volume { .. }));
     }
 
@@ -657,9 +562,7 @@ mod tests {
         );
         assert_eq!(
             fit.preemption,
-            Some(Preemption::Message {
-                message: "not eligible due to preemptionPolicy=Never".into()
-            })
+            Some(Preemption::Message { message: "not eligible due to preemptionPolicy=Never".into() })
         );
         let fit = parse(
             "0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: not eligible due to a terminating pod on the nominated node.",
@@ -678,9 +581,8 @@ mod tests {
         assert_eq!(fit.ending, Ending::Truncated);
         assert_eq!(fit.reasons.len(), 2);
 
-        let fit = parse(
-            "0/40 nodes are available: 1 node(s) had untolerated taint {a: b}, 2 node(s) had untolerated ta ...",
-        );
+        let fit =
+            parse("0/40 nodes are available: 1 node(s) had untolerated taint {a: b}, 2 node(s) had untolerated ta ...");
         assert_eq!(fit.reasons.len(), 2);
         assert_eq!(fit.reasons[1].reason.text(), "node(s) had untolerated ta");
 
@@ -713,20 +615,14 @@ mod tests {
         assert_eq!(fit.total_nodes, Some(7));
         assert_eq!(fit.reasons.len(), 2);
 
-        let fit =
-            parse("In hyperNode s0: 0/2 nodes are unavailable: 2 Insufficient nvidia.com/gpu.");
+        let fit = parse("In hyperNode s0: 0/2 nodes are unavailable: 2 Insufficient nvidia.com/gpu.");
         assert_eq!(fit.hyper_node.as_deref(), Some("s0"));
         assert_eq!(fit.insufficient("nvidia.com/gpu"), Some(2));
 
-        let fit = parse(
-            "all nodes are unavailable: 1 node(s) pod number exceeded, 2 node(s) resource fit failed.",
-        );
+        let fit = parse("all nodes are unavailable: 1 node(s) pod number exceeded, 2 node(s) resource fit failed.");
         assert_eq!(fit.wording, FitErrorWording::AllUnavailable);
         assert_eq!(fit.total_nodes, None);
-        assert!(matches!(
-            fit.reasons[0].reason,
-            NodeReason::TooManyPods { .. }
-        ));
+        assert!(matches!(fit.reasons[0].reason, NodeReason::TooManyPods { .. }));
 
         let fit = parse("all nodes are unavailable");
         assert!(fit.reasons.is_empty());
@@ -739,17 +635,11 @@ mod tests {
             "No nodes are available that match all of the following predicates:: Insufficient cpu (4), NoVolumeZoneConflict (2).",
         );
         assert_eq!(fit.wording, FitErrorWording::Predicates);
-        assert_eq!(
-            entries(&fit),
-            [(4, "Insufficient cpu"), (2, "NoVolumeZoneConflict")]
-        );
+        assert_eq!(entries(&fit), [(4, "Insufficient cpu"), (2, "NoVolumeZoneConflict")]);
         let fit = parse(
             "No nodes are available that match all of the predicates: Insufficient nvidia.com/gpu (2), PodToleratesNodeTaints (1).",
         );
-        assert!(matches!(
-            fit.reasons[1].reason,
-            NodeReason::UntoleratedTaint { .. }
-        ));
+        assert!(matches!(fit.reasons[1].reason, NodeReason::UntoleratedTaint { .. }));
     }
 
     #[test]

@@ -34,14 +34,10 @@ impl HamiNoAvailableNode {
     pub fn parse(note: &str) -> Option<Self> {
         let note = note.trim();
         if note == Self::OLD {
-            return Some(HamiNoAvailableNode {
-                nodes_not_fit: None,
-            });
+            return Some(HamiNoAvailableNode { nodes_not_fit: None });
         }
         let [count] = captures(Self::FORMAT, note)?;
-        Some(HamiNoAvailableNode {
-            nodes_not_fit: Some(count.parse().ok()?),
-        })
+        Some(HamiNoAvailableNode { nodes_not_fit: Some(count.parse().ok()?) })
     }
 }
 
@@ -75,11 +71,7 @@ impl HamiNodesRejected {
         Some(HamiNodesRejected {
             count,
             reason: reason.to_owned(),
-            nodes: nodes
-                .split(',')
-                .filter(|n| !n.is_empty())
-                .map(str::to_owned)
-                .collect(),
+            nodes: nodes.split(',').filter(|n| !n.is_empty()).map(str::to_owned).collect(),
         })
     }
 }
@@ -135,10 +127,7 @@ impl HamiNodeSelected {
                 .split(',')
                 .map(|entry| {
                     let (node, score) = entry.rsplit_once(':')?;
-                    Some(HamiNodeScore {
-                        node: node.to_owned(),
-                        score: score.parse().ok()?,
-                    })
+                    Some(HamiNodeScore { node: node.to_owned(), score: score.parse().ok()? })
                 })
                 .collect::<Option<_>>()?
         };
@@ -172,10 +161,7 @@ impl HamiBound {
     /// Parse a note of this format.
     pub fn parse(note: &str) -> Option<Self> {
         let [nodes, namespace, pod] = captures(Self::FORMAT, note.trim())?;
-        let nodes = nodes
-            .strip_prefix('[')
-            .and_then(|n| n.strip_suffix(']'))
-            .unwrap_or(nodes);
+        let nodes = nodes.strip_prefix('[').and_then(|n| n.strip_suffix(']')).unwrap_or(nodes);
         if namespace.is_empty() || pod.is_empty() {
             return None;
         }
@@ -198,13 +184,8 @@ pub struct HamiBindingFailed {
 }
 
 /// Grammar of HAMi `FilteringFailed`.
-pub(crate) static HAMI_FILTERING_FAILED: Grammar = Grammar::new(
-    &[
-        "hamiNoAvailableNode",
-        "hamiNodesRejected",
-        "hamiFilterError",
-    ],
-    |note: &Note<'_>| {
+pub(crate) static HAMI_FILTERING_FAILED: Grammar =
+    Grammar::new(&["hamiNoAvailableNode", "hamiNodesRejected", "hamiFilterError"], |note: &Note<'_>| {
         let text = note.text.trim();
         if text.is_empty() {
             return None;
@@ -216,37 +197,28 @@ pub(crate) static HAMI_FILTERING_FAILED: Grammar = Grammar::new(
         } else if text.starts_with("no available node") {
             return None;
         } else {
-            SchedulingDetails::HamiFilterError(HamiFilterError {
-                message: text.to_owned(),
-            })
+            SchedulingDetails::HamiFilterError(HamiFilterError { message: text.to_owned() })
         };
         Some(Details::Scheduling(details))
-    },
-);
+    });
 
 /// Grammar of HAMi `FilteringSucceed`.
-pub(crate) static HAMI_FILTERING_SUCCEED: Grammar =
-    Grammar::new(&["hamiNodeSelected"], |note: &Note<'_>| {
-        HamiNodeSelected::parse(note.text)
-            .map(|d| Details::Scheduling(SchedulingDetails::HamiNodeSelected(d)))
-    });
+pub(crate) static HAMI_FILTERING_SUCCEED: Grammar = Grammar::new(&["hamiNodeSelected"], |note: &Note<'_>| {
+    HamiNodeSelected::parse(note.text).map(|d| Details::Scheduling(SchedulingDetails::HamiNodeSelected(d)))
+});
 
 /// Grammar of HAMi `BindingSucceed`.
-pub(crate) static HAMI_BINDING_SUCCEED: Grammar =
-    Grammar::new(&["hamiBound"], |note: &Note<'_>| {
-        HamiBound::parse(note.text).map(|d| Details::Scheduling(SchedulingDetails::HamiBound(d)))
-    });
+pub(crate) static HAMI_BINDING_SUCCEED: Grammar = Grammar::new(&["hamiBound"], |note: &Note<'_>| {
+    HamiBound::parse(note.text).map(|d| Details::Scheduling(SchedulingDetails::HamiBound(d)))
+});
 
 /// Grammar of HAMi `BindingFailed`.
-pub(crate) static HAMI_BINDING_FAILED: Grammar =
-    Grammar::new(&["hamiBindingFailed"], |note: &Note<'_>| {
-        let text = note.text.trim();
-        (!text.is_empty()).then(|| {
-            Details::Scheduling(SchedulingDetails::HamiBindingFailed(HamiBindingFailed {
-                message: text.to_owned(),
-            }))
-        })
-    });
+pub(crate) static HAMI_BINDING_FAILED: Grammar = Grammar::new(&["hamiBindingFailed"], |note: &Note<'_>| {
+    let text = note.text.trim();
+    (!text.is_empty()).then(|| {
+        Details::Scheduling(SchedulingDetails::HamiBindingFailed(HamiBindingFailed { message: text.to_owned() }))
+    })
+});
 
 #[cfg(test)]
 mod tests {
@@ -256,80 +228,47 @@ mod tests {
     fn filtering_failed_forms() {
         assert_eq!(
             HamiNoAvailableNode::parse("no available node, 3 nodes do not meet"),
-            Some(HamiNoAvailableNode {
-                nodes_not_fit: Some(3)
-            })
+            Some(HamiNoAvailableNode { nodes_not_fit: Some(3) })
         );
         assert_eq!(
             HamiNoAvailableNode::parse("no available node, all node scores do not meet"),
-            Some(HamiNoAvailableNode {
-                nodes_not_fit: None
-            })
+            Some(HamiNoAvailableNode { nodes_not_fit: None })
         );
         let r = HamiNodesRejected::parse("2 nodes CardInsufficientMemory(node-a,node-b)").unwrap();
         assert_eq!(
             (r.count, r.reason.as_str(), r.nodes.clone()),
-            (
-                2,
-                "CardInsufficientMemory",
-                vec!["node-a".to_owned(), "node-b".to_owned()]
-            )
+            (2, "CardInsufficientMemory", vec!["node-a".to_owned(), "node-b".to_owned()])
         );
         let kind = |text: &str| HAMI_FILTERING_FAILED.parse(&Note::new(text)).kind();
-        assert_eq!(
-            kind("no available node, 3 nodes do not meet"),
-            "hamiNoAvailableNode"
-        );
-        assert_eq!(
-            kind("1 nodes CardTypeMismatch(node-c)"),
-            "hamiNodesRejected"
-        );
+        assert_eq!(kind("no available node, 3 nodes do not meet"), "hamiNoAvailableNode");
+        assert_eq!(kind("1 nodes CardTypeMismatch(node-c)"), "hamiNodesRejected");
         assert_eq!(kind("does not request any resource"), "hamiFilterError");
         assert_eq!(kind("calcScore failed boom for pod p"), "hamiFilterError");
-        assert_eq!(
-            kind("no available node, x nodes do not meet"),
-            "unrecognized"
-        );
+        assert_eq!(kind("no available node, x nodes do not meet"), "unrecognized");
         assert_eq!(kind(""), "unrecognized");
     }
 
     #[test]
     fn filtering_succeed_with_scores() {
-        let s = HamiNodeSelected::parse(
-            "find fit node(node3), 7 nodes not fit, 2 nodes fit(node3:0.98,node4:0.65)",
-        )
-        .unwrap();
+        let s = HamiNodeSelected::parse("find fit node(node3), 7 nodes not fit, 2 nodes fit(node3:0.98,node4:0.65)")
+            .unwrap();
         assert_eq!(s.node, "node3");
         assert_eq!((s.nodes_not_fit, s.nodes_fit), (7, 2));
         assert_eq!(s.scores.len(), 2);
-        assert_eq!(
-            (s.scores[1].node.as_str(), s.scores[1].score),
-            ("node4", 0.65)
-        );
-        let s = HamiNodeSelected::parse(
-            "find fit node(hami-workshop), 0 nodes not fit, 1 nodes fit(hami-workshop:7.21)",
-        )
-        .unwrap();
+        assert_eq!((s.scores[1].node.as_str(), s.scores[1].score), ("node4", 0.65));
+        let s =
+            HamiNodeSelected::parse("find fit node(hami-workshop), 0 nodes not fit, 1 nodes fit(hami-workshop:7.21)")
+                .unwrap();
         assert_eq!(s.scores[0].score, 7.21);
-        assert_eq!(
-            HamiNodeSelected::parse("find fit node(a), x nodes not fit, 1 nodes fit(a:1.00)"),
-            None
-        );
-        assert_eq!(
-            HamiNodeSelected::parse("find fit node(a), 0 nodes not fit, 1 nodes fit(a)"),
-            None
-        );
+        assert_eq!(HamiNodeSelected::parse("find fit node(a), x nodes not fit, 1 nodes fit(a:1.00)"), None);
+        assert_eq!(HamiNodeSelected::parse("find fit node(a), 0 nodes not fit, 1 nodes fit(a)"), None);
     }
 
     #[test]
     fn binding_events() {
-        let b =
-            HamiBound::parse("Successfully binding node [node-a] to default/gpu-multi").unwrap();
+        let b = HamiBound::parse("Successfully binding node [node-a] to default/gpu-multi").unwrap();
         assert_eq!(b.nodes, ["node-a"]);
-        assert_eq!(
-            (b.namespace.as_str(), b.pod.as_str()),
-            ("default", "gpu-multi")
-        );
+        assert_eq!((b.namespace.as_str(), b.pod.as_str()), ("default", "gpu-multi"));
         let b = HamiBound::parse("Successfully binding node node-a to default/p").unwrap();
         assert_eq!(b.nodes, ["node-a"]);
         assert_eq!(HamiBound::parse("Successfully binding node [a] to p"), None);

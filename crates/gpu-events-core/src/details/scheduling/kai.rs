@@ -56,15 +56,9 @@ impl KaiUnschedulable {
                     None => ReasonCount::new(1, NodeReason::parse(entry)),
                 })
                 .collect();
-            return Some(KaiUnschedulable {
-                summary: summary.trim().to_owned(),
-                reasons,
-            });
+            return Some(KaiUnschedulable { summary: summary.trim().to_owned(), reasons });
         }
-        Some(KaiUnschedulable {
-            summary: text.trim_end_matches('.').to_owned(),
-            reasons: Vec::new(),
-        })
+        Some(KaiUnschedulable { summary: text.trim_end_matches('.').to_owned(), reasons: Vec::new() })
     }
 }
 
@@ -106,21 +100,16 @@ fn split_kai_entries(body: &str) -> Vec<&str> {
 }
 
 /// Grammar of KAI-Scheduler `Unschedulable`.
-pub(crate) static KAI_UNSCHEDULABLE: Grammar =
-    Grammar::new(&["kaiUnschedulable"], |note: &Note<'_>| {
-        KaiUnschedulable::parse(note.text)
-            .map(|d| Details::Scheduling(SchedulingDetails::KaiUnschedulable(d)))
-    });
+pub(crate) static KAI_UNSCHEDULABLE: Grammar = Grammar::new(&["kaiUnschedulable"], |note: &Note<'_>| {
+    KaiUnschedulable::parse(note.text).map(|d| Details::Scheduling(SchedulingDetails::KaiUnschedulable(d)))
+});
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn entries(k: &KaiUnschedulable) -> Vec<(u32, &str)> {
-        k.reasons
-            .iter()
-            .map(|e| (e.count, e.reason.text()))
-            .collect()
+        k.reasons.iter().map(|e| (e.count, e.reason.text())).collect()
     }
 
     #[test]
@@ -130,10 +119,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(k.summary, "No nodes with enough resources were found");
-        assert_eq!(
-            entries(&k),
-            [(2, "node(s) didn't have enough resources: GPUs")]
-        );
+        assert_eq!(entries(&k), [(2, "node(s) didn't have enough resources: GPUs")]);
         assert_eq!(k.reasons[0].reason.insufficient_resource(), Some("GPUs"));
 
         let k = KaiUnschedulable::parse(
@@ -147,10 +133,7 @@ mod tests {
                 (3, "node(s) didn't match Pod's node affinity/selector")
             ]
         );
-        assert!(matches!(
-            k.reasons[1].reason,
-            NodeReason::NodeAffinity { .. }
-        ));
+        assert!(matches!(k.reasons[1].reason, NodeReason::NodeAffinity { .. }));
     }
 
     #[test]
@@ -164,16 +147,10 @@ mod tests {
             entries(&k),
             [
                 (1, "node-group(s) didn't have enough resources: GPUs"),
-                (
-                    2,
-                    "node(s) didn't have enough of mig profile: nvidia.com/mig-1g.5gb"
-                )
+                (2, "node(s) didn't have enough of mig profile: nvidia.com/mig-1g.5gb")
             ]
         );
-        assert_eq!(
-            k.reasons[1].reason.insufficient_resource(),
-            Some("nvidia.com/mig-1g.5gb")
-        );
+        assert_eq!(k.reasons[1].reason.insufficient_resource(), Some("nvidia.com/mig-1g.5gb"));
     }
 
     #[test]

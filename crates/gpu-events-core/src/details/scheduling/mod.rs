@@ -27,26 +27,22 @@ use super::{Details, Grammar, Note};
 pub use failed_scheduling::{PluginError, PluginStage, SchedulingError, SkipDeletingPod};
 pub use fit_error::{Ending, FitError, FitErrorWording, Preemption, ReasonCount};
 pub use hami::{
-    HamiBindingFailed, HamiBound, HamiFilterError, HamiNoAvailableNode, HamiNodeScore,
-    HamiNodeSelected, HamiNodesRejected,
+    HamiBindingFailed, HamiBound, HamiFilterError, HamiNoAvailableNode, HamiNodeScore, HamiNodeSelected,
+    HamiNodesRejected,
 };
 pub use kai::KaiUnschedulable;
 pub use node_reason::NodeReason;
 pub use preempted::Preempted;
 pub use volcano::{
-    EnqueueLimit, TaskCount, VolcanoEnqueueRejected, VolcanoGangUnschedulable, VolcanoJobFit,
-    VolcanoOrigin, VolcanoPodGroupPending, VolcanoPossiblyAssigned,
+    EnqueueLimit, TaskCount, VolcanoEnqueueRejected, VolcanoGangUnschedulable, VolcanoJobFit, VolcanoOrigin,
+    VolcanoPodGroupPending, VolcanoPossiblyAssigned,
 };
 
 pub(crate) use failed_scheduling::FAILED_SCHEDULING;
-pub(crate) use hami::{
-    HAMI_BINDING_FAILED, HAMI_BINDING_SUCCEED, HAMI_FILTERING_FAILED, HAMI_FILTERING_SUCCEED,
-};
+pub(crate) use hami::{HAMI_BINDING_FAILED, HAMI_BINDING_SUCCEED, HAMI_FILTERING_FAILED, HAMI_FILTERING_SUCCEED};
 pub(crate) use kai::KAI_UNSCHEDULABLE;
 pub(crate) use preempted::PREEMPTED;
-pub(crate) use volcano::{
-    VOLCANO_FAILED_SCHEDULING, VOLCANO_POD_GROUP_PENDING, VOLCANO_UNSCHEDULABLE,
-};
+pub(crate) use volcano::{VOLCANO_FAILED_SCHEDULING, VOLCANO_POD_GROUP_PENDING, VOLCANO_UNSCHEDULABLE};
 
 /// Details of scheduler notes, one variant per grammar (`kind` in JSON).
 ///
@@ -145,11 +141,7 @@ impl Scheduled {
             Some((namespace, pod)) => (Some(namespace.to_owned()), pod),
             None => (None, object),
         };
-        Some(Scheduled {
-            namespace,
-            pod: pod.to_owned(),
-            node: node.to_owned(),
-        })
+        Some(Scheduled { namespace, pod: pod.to_owned(), node: node.to_owned() })
     }
 }
 
@@ -172,10 +164,7 @@ mod tests {
         assert_eq!(s.pod, "stablediffusion-raycluster-ms6pl-worker-gpu-85d22");
         assert_eq!(s.node, "node-a");
         let s = Scheduled::parse("Successfully assigned gpu-pod to node-a").unwrap();
-        assert_eq!(
-            (s.namespace, s.pod.as_str(), s.node.as_str()),
-            (None, "gpu-pod", "node-a")
-        );
+        assert_eq!((s.namespace, s.pod.as_str(), s.node.as_str()), (None, "gpu-pod", "node-a"));
         assert_eq!(Scheduled::parse("Successfully assigned gpu-pod"), None);
         assert_eq!(Scheduled::parse("Assigned gpu-pod to node-a"), None);
     }
@@ -218,58 +207,31 @@ mod tests {
     fn kind_matches_json() {
         let notes: &[(&Grammar, &str)] = &[
             (&SCHEDULED, "Successfully assigned a/b to n"),
-            (
-                &FAILED_SCHEDULING,
-                "0/1 nodes are available: 1 Insufficient cpu.",
-            ),
+            (&FAILED_SCHEDULING, "0/1 nodes are available: 1 Insufficient cpu."),
             (&FAILED_SCHEDULING, "no nodes available to schedule pods"),
             (&FAILED_SCHEDULING, "skip schedule deleting pod: a/b"),
             (&FAILED_SCHEDULING, "running Bind plugin \"B\": e"),
             (&FAILED_SCHEDULING, "binding rejected: x"),
             (&PREEMPTED, "Preempted by a pod on node n"),
-            (
-                &VOLCANO_FAILED_SCHEDULING,
-                "0/1 nodes are unavailable: 1 Insufficient cpu.",
-            ),
-            (
-                &VOLCANO_FAILED_SCHEDULING,
-                "pod group is not ready, 1 Pending, 1 minAvailable",
-            ),
-            (
-                &VOLCANO_FAILED_SCHEDULING,
-                "Pod a/b can possibly be assigned to n, once minAvailable is satisfied",
-            ),
+            (&VOLCANO_FAILED_SCHEDULING, "0/1 nodes are unavailable: 1 Insufficient cpu."),
+            (&VOLCANO_FAILED_SCHEDULING, "pod group is not ready, 1 Pending, 1 minAvailable"),
+            (&VOLCANO_FAILED_SCHEDULING, "Pod a/b can possibly be assigned to n, once minAvailable is satisfied"),
             (&VOLCANO_FAILED_SCHEDULING, "something else"),
             (
                 &VOLCANO_UNSCHEDULABLE,
                 "1/1 tasks in gang unschedulable: pod group is not ready, 1 Pending, 1 minAvailable",
             ),
             (&VOLCANO_UNSCHEDULABLE, "queue resource quota insufficient"),
-            (
-                &VOLCANO_POD_GROUP_PENDING,
-                "PodGroup a:b unschedule,reason: x",
-            ),
+            (&VOLCANO_POD_GROUP_PENDING, "PodGroup a:b unschedule,reason: x"),
             (
                 &KAI_UNSCHEDULABLE,
                 "No nodes with enough resources were found: 2 node(s) didn't have enough resources: GPUs.",
             ),
-            (
-                &HAMI_FILTERING_FAILED,
-                "no available node, 3 nodes do not meet",
-            ),
-            (
-                &HAMI_FILTERING_FAILED,
-                "2 nodes CardInsufficientMemory(a,b)",
-            ),
+            (&HAMI_FILTERING_FAILED, "no available node, 3 nodes do not meet"),
+            (&HAMI_FILTERING_FAILED, "2 nodes CardInsufficientMemory(a,b)"),
             (&HAMI_FILTERING_FAILED, "does not request any resource"),
-            (
-                &HAMI_FILTERING_SUCCEED,
-                "find fit node(a), 0 nodes not fit, 1 nodes fit(a:1.00)",
-            ),
-            (
-                &HAMI_BINDING_SUCCEED,
-                "Successfully binding node [a] to b/c",
-            ),
+            (&HAMI_FILTERING_SUCCEED, "find fit node(a), 0 nodes not fit, 1 nodes fit(a:1.00)"),
+            (&HAMI_BINDING_SUCCEED, "Successfully binding node [a] to b/c"),
             (&HAMI_BINDING_FAILED, "failed to get node a"),
         ];
         for (grammar, note) in notes {

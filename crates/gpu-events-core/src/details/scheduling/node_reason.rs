@@ -18,11 +18,7 @@ use serde::{Deserialize, Serialize};
 ///
 /// `#[non_exhaustive]`: variants may be added.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(
-    tag = "type",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
 #[non_exhaustive]
 pub enum NodeReason {
     /// NodeResourcesFit `Insufficient <resource>` (also Volcano), or KAI-Scheduler
@@ -154,82 +150,35 @@ type MakeReason = fn(String) -> NodeReason;
 /// Reasons matched exactly, with the variant they give.
 const EXACT: &[(&str, MakeReason)] = &[
     ("Too many pods", |text| NodeReason::TooManyPods { text }),
-    ("node(s) pod number exceeded", |text| {
-        NodeReason::TooManyPods { text }
-    }),
-    ("node(s) were unschedulable", |text| {
-        NodeReason::Unschedulable { text }
-    }),
-    ("NodeUnschedulable", |text| NodeReason::Unschedulable {
-        text,
-    }),
-    ("node(s) had unknown conditions", |text| {
-        NodeReason::UnknownConditions { text }
-    }),
-    ("node(s) were not ready", |text| NodeReason::NodeCondition {
-        text,
-    }),
-    ("node(s) had memory pressure", |text| {
-        NodeReason::NodeCondition { text }
-    }),
-    ("node(s) had disk pressure", |text| {
-        NodeReason::NodeCondition { text }
-    }),
-    ("node(s) had pid pressure", |text| {
-        NodeReason::NodeCondition { text }
-    }),
-    ("node(s) were out of disk space", |text| {
-        NodeReason::NodeCondition { text }
-    }),
-    ("node(s) had network unavailable", |text| {
-        NodeReason::NodeCondition { text }
-    }),
-    ("CheckNodeCondition", |text| NodeReason::NodeCondition {
-        text,
-    }),
-    ("NodeUnderMemoryPressure", |text| {
-        NodeReason::NodeCondition { text }
-    }),
-    ("NodeUnderDiskPressure", |text| NodeReason::NodeCondition {
-        text,
-    }),
-    ("NodeUnderPIDPressure", |text| NodeReason::NodeCondition {
-        text,
-    }),
+    ("node(s) pod number exceeded", |text| NodeReason::TooManyPods { text }),
+    ("node(s) were unschedulable", |text| NodeReason::Unschedulable { text }),
+    ("NodeUnschedulable", |text| NodeReason::Unschedulable { text }),
+    ("node(s) had unknown conditions", |text| NodeReason::UnknownConditions { text }),
+    ("node(s) were not ready", |text| NodeReason::NodeCondition { text }),
+    ("node(s) had memory pressure", |text| NodeReason::NodeCondition { text }),
+    ("node(s) had disk pressure", |text| NodeReason::NodeCondition { text }),
+    ("node(s) had pid pressure", |text| NodeReason::NodeCondition { text }),
+    ("node(s) were out of disk space", |text| NodeReason::NodeCondition { text }),
+    ("node(s) had network unavailable", |text| NodeReason::NodeCondition { text }),
+    ("CheckNodeCondition", |text| NodeReason::NodeCondition { text }),
+    ("NodeUnderMemoryPressure", |text| NodeReason::NodeCondition { text }),
+    ("NodeUnderDiskPressure", |text| NodeReason::NodeCondition { text }),
+    ("NodeUnderPIDPressure", |text| NodeReason::NodeCondition { text }),
     ("NodeNotReady", |text| NodeReason::NodeCondition { text }),
-    ("node(s) didn't match the requested node name", |text| {
-        NodeReason::NodeName { text }
-    }),
-    ("node(s) didn't match the requested hostname", |text| {
-        NodeReason::NodeName { text }
-    }),
+    ("node(s) didn't match the requested node name", |text| NodeReason::NodeName { text }),
+    ("node(s) didn't match the requested hostname", |text| NodeReason::NodeName { text }),
     ("HostName", |text| NodeReason::NodeName { text }),
-    (
-        "node(s) didn't have free ports for the requested pod ports",
-        |text| NodeReason::Ports { text },
-    ),
+    ("node(s) didn't have free ports for the requested pod ports", |text| NodeReason::Ports { text }),
     ("PodFitsHostPorts", |text| NodeReason::Ports { text }),
-    ("MatchNodeSelector", |text| NodeReason::NodeAffinity {
-        text,
-    }),
-    ("MatchInterPodAffinity", |text| NodeReason::PodAffinity {
-        text,
-    }),
-    ("node is filtered out by the prefilter result", |text| {
-        NodeReason::PrefilterResult { text }
-    }),
-    ("Preemption is not helpful for scheduling", |text| {
-        NodeReason::PreemptionNotHelpful { text }
-    }),
-    ("No preemption victims found for incoming pod", |text| {
-        NodeReason::NoPreemptionVictims { text }
-    }),
+    ("MatchNodeSelector", |text| NodeReason::NodeAffinity { text }),
+    ("MatchInterPodAffinity", |text| NodeReason::PodAffinity { text }),
+    ("node is filtered out by the prefilter result", |text| NodeReason::PrefilterResult { text }),
+    ("Preemption is not helpful for scheduling", |text| NodeReason::PreemptionNotHelpful { text }),
+    ("No preemption victims found for incoming pod", |text| NodeReason::NoPreemptionVictims { text }),
     ("NoVolumeZoneConflict", |text| NodeReason::Volume { text }),
     ("NoDiskConflict", |text| NodeReason::Volume { text }),
     ("MaxVolumeCount", |text| NodeReason::Volume { text }),
-    ("NoVolumeNodeConflict", |text| NodeReason::VolumeAffinity {
-        text,
-    }),
+    ("NoVolumeNodeConflict", |text| NodeReason::VolumeAffinity { text }),
 ];
 
 /// Prefixes after which the rest of the reason is a resource name.
@@ -253,30 +202,18 @@ impl NodeReason {
             if let Some(resource) = text.strip_prefix(prefix) {
                 // KAI appends `. <suffix>` to its short messages.
                 let resource = resource.split_once(". ").map_or(resource, |(r, _)| r);
-                return NodeReason::Insufficient {
-                    text: text.to_owned(),
-                    resource: resource.trim().to_owned(),
-                };
+                return NodeReason::Insufficient { text: text.to_owned(), resource: resource.trim().to_owned() };
             }
         }
         if is_taint(text) {
             let (key, value) = taint_key_value(text);
-            return NodeReason::UntoleratedTaint {
-                text: text.to_owned(),
-                key,
-                value,
-            };
+            return NodeReason::UntoleratedTaint { text: text.to_owned(), key, value };
         }
         if let Some(rest) = text.strip_prefix("node(s) didn't satisfy plugin") {
-            return NodeReason::Plugins {
-                text: text.to_owned(),
-                plugins: plugin_names(rest),
-            };
+            return NodeReason::Plugins { text: text.to_owned(), plugins: plugin_names(rest) };
         }
         let owned = text.to_owned();
-        if text.contains("volume node affinity")
-            || text.contains("PersistentVolume's node affinity")
-        {
+        if text.contains("volume node affinity") || text.contains("PersistentVolume's node affinity") {
             NodeReason::VolumeAffinity { text: owned }
         } else if text.contains("node affinity") || text.contains("node selector") {
             NodeReason::NodeAffinity { text: owned }
@@ -340,10 +277,7 @@ fn taint_key_value(text: &str) -> (Option<String>, Option<String>) {
         return (None, None);
     };
     match inner.split_once(':') {
-        Some((key, value)) => (
-            Some(key.trim().to_owned()),
-            Some(value.trim_start().to_owned()),
-        ),
+        Some((key, value)) => (Some(key.trim().to_owned()), Some(value.trim_start().to_owned())),
         None => (Some(inner.trim().to_owned()), None),
     }
 }
@@ -356,18 +290,12 @@ fn plugin_names(rest: &str) -> Vec<String> {
         return list.split_whitespace().map(str::to_owned).collect();
     }
     let rest = rest.strip_prefix("(s)").unwrap_or(rest);
-    rest.split_whitespace()
-        .next()
-        .map(|name| vec![name.to_owned()])
-        .unwrap_or_default()
+    rest.split_whitespace().next().map(|name| vec![name.to_owned()]).unwrap_or_default()
 }
 
 fn is_dra(text: &str) -> bool {
-    let lower_hit = |needle: &str| {
-        text.as_bytes()
-            .windows(needle.len())
-            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
-    };
+    let lower_hit =
+        |needle: &str| text.as_bytes().windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle.as_bytes()));
     lower_hit("resourceclaim")
         || lower_hit("resource claim")
         || text.contains("device class")
@@ -376,11 +304,8 @@ fn is_dra(text: &str) -> bool {
 }
 
 fn is_volume(text: &str) -> bool {
-    let lower_hit = |needle: &str| {
-        text.as_bytes()
-            .windows(needle.len())
-            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
-    };
+    let lower_hit =
+        |needle: &str| text.as_bytes().windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle.as_bytes()));
     lower_hit("volume")
         || lower_hit("pvc")
         || text.contains("free storage")
@@ -394,11 +319,7 @@ mod tests {
 
     fn taint(text: &str) -> (Option<String>, Option<String>) {
         match NodeReason::parse(text) {
-            NodeReason::UntoleratedTaint {
-                text: kept,
-                key,
-                value,
-            } => {
+            NodeReason::UntoleratedTaint { text: kept, key, value } => {
                 assert_eq!(kept, text);
                 (key, value)
             }
@@ -419,23 +340,11 @@ mod tests {
             ("Insufficient amd.com/gpu", "amd.com/gpu"),
             ("Insufficient aliyun.com/gpu-mem", "aliyun.com/gpu-mem"),
             ("Insufficient hugepages-2Mi", "hugepages-2Mi"),
-            (
-                "Insufficient nvidia.com/mig-1g.5gb",
-                "nvidia.com/mig-1g.5gb",
-            ),
+            ("Insufficient nvidia.com/mig-1g.5gb", "nvidia.com/mig-1g.5gb"),
             ("node(s) didn't have enough resources: GPUs", "GPUs"),
-            (
-                "node(s) didn't have enough resources: GPU memory",
-                "GPU memory",
-            ),
-            (
-                "node(s) didn't have enough of mig profile: nvidia.com/mig-1g.5gb",
-                "nvidia.com/mig-1g.5gb",
-            ),
-            (
-                "node(s) didn't have enough resources: CPU cores. Gang member",
-                "CPU cores",
-            ),
+            ("node(s) didn't have enough resources: GPU memory", "GPU memory"),
+            ("node(s) didn't have enough of mig profile: nvidia.com/mig-1g.5gb", "nvidia.com/mig-1g.5gb"),
+            ("node(s) didn't have enough resources: CPU cores. Gang member", "CPU cores"),
         ] {
             let reason = NodeReason::parse(text);
             assert_eq!(reason.insufficient_resource(), Some(resource), "{text}");
@@ -445,18 +354,12 @@ mod tests {
 
     #[test]
     fn taint_wordings_of_every_version() {
-        assert_eq!(
-            taint("node(s) had taints that the pod didn't tolerate"),
-            (None, None)
-        );
+        assert_eq!(taint("node(s) had taints that the pod didn't tolerate"), (None, None));
         assert_eq!(
             taint("node(s) had taint {protect: no_schedule}, that the pod didn't tolerate"),
             some("protect", "no_schedule")
         );
-        assert_eq!(
-            taint("node(s) had untolerated taint {dedicated: gpuGroup}"),
-            some("dedicated", "gpuGroup")
-        );
+        assert_eq!(taint("node(s) had untolerated taint {dedicated: gpuGroup}"), some("dedicated", "gpuGroup"));
         assert_eq!(
             taint("node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }"),
             some("node-role.kubernetes.io/control-plane", "")
@@ -469,92 +372,41 @@ mod tests {
     fn each_plugin_family_is_typed() {
         let cases: &[(&str, &str)] = &[
             ("Too many pods", "tooManyPods"),
-            (
-                "node(s) didn't match Pod's node affinity/selector",
-                "nodeAffinity",
-            ),
+            ("node(s) didn't match Pod's node affinity/selector", "nodeAffinity"),
             ("node(s) didn't match node selector", "nodeAffinity"),
             ("node(s) didn't match Pod's node affinity", "nodeAffinity"),
-            (
-                "node(s) didn't match scheduler-enforced node affinity",
-                "nodeAffinity",
-            ),
+            ("node(s) didn't match scheduler-enforced node affinity", "nodeAffinity"),
             ("MatchNodeSelector", "nodeAffinity"),
             ("node(s) were unschedulable", "unschedulable"),
             ("node(s) had unknown conditions", "unknownConditions"),
             ("node(s) were not ready", "nodeCondition"),
             ("node(s) didn't match the requested node name", "nodeName"),
             ("node(s) didn't match the requested hostname", "nodeName"),
-            (
-                "node(s) had volume node affinity conflict",
-                "volumeAffinity",
-            ),
-            (
-                "node(s) didn't match PersistentVolume's node affinity",
-                "volumeAffinity",
-            ),
-            (
-                "node(s) didn't find available persistent volumes to bind",
-                "volume",
-            ),
+            ("node(s) had volume node affinity conflict", "volumeAffinity"),
+            ("node(s) didn't match PersistentVolume's node affinity", "volumeAffinity"),
+            ("node(s) didn't find available persistent volumes to bind", "volume"),
             ("node(s) did not have enough free storage", "volume"),
             ("node(s) exceed max volume count", "volume"),
             ("node(s) had no available disk", "volume"),
             ("node(s) had no available volume zone", "volume"),
-            (
-                "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)",
-                "volume",
-            ),
+            ("node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)", "volume"),
             ("pod has unbound immediate PersistentVolumeClaims", "volume"),
-            (
-                "node(s) didn't have free ports for the requested pod ports",
-                "ports",
-            ),
-            (
-                "node(s) didn't match pod topology spread constraints",
-                "topologySpread",
-            ),
-            (
-                "node(s) didn't match pod topology spread constraints (missing required label)",
-                "topologySpread",
-            ),
-            (
-                "node(s) didn't satisfy existing pods anti-affinity rules",
-                "podAffinity",
-            ),
+            ("node(s) didn't have free ports for the requested pod ports", "ports"),
+            ("node(s) didn't match pod topology spread constraints", "topologySpread"),
+            ("node(s) didn't match pod topology spread constraints (missing required label)", "topologySpread"),
+            ("node(s) didn't satisfy existing pods anti-affinity rules", "podAffinity"),
             ("node(s) didn't match pod affinity rules", "podAffinity"),
-            (
-                "node(s) didn't match pod anti-affinity rules",
-                "podAffinity",
-            ),
-            (
-                "node(s) didn't match pod affinity/anti-affinity",
-                "podAffinity",
-            ),
+            ("node(s) didn't match pod anti-affinity rules", "podAffinity"),
+            ("node(s) didn't match pod affinity/anti-affinity", "podAffinity"),
             ("cannot allocate all claims", "dra"),
             ("resourceclaim not available on the node", "dra"),
             ("resourceclaim in use", "dra"),
             ("resourceclaim must be reallocated", "dra"),
-            (
-                "resource claim gpu-claim is in the process of being allocated",
-                "dra",
-            ),
-            (
-                "request gpu: device class gpu.nvidia.com does not exist",
-                "dra",
-            ),
-            (
-                "node is filtered out by the prefilter result",
-                "prefilterResult",
-            ),
-            (
-                "Preemption is not helpful for scheduling",
-                "preemptionNotHelpful",
-            ),
-            (
-                "No preemption victims found for incoming pod",
-                "noPreemptionVictims",
-            ),
+            ("resource claim gpu-claim is in the process of being allocated", "dra"),
+            ("request gpu: device class gpu.nvidia.com does not exist", "dra"),
+            ("node is filtered out by the prefilter result", "prefilterResult"),
+            ("Preemption is not helpful for scheduling", "preemptionNotHelpful"),
+            ("No preemption victims found for incoming pod", "noPreemptionVictims"),
             ("ExceedsGPUQuota", "other"),
             ("NodeUnfitPod", "other"),
             ("node unregistered", "other"),
@@ -574,18 +426,12 @@ mod tests {
             NodeReason::Plugins { plugins, .. } => plugins,
             other => panic!("{other:?}"),
         };
-        assert_eq!(
-            plugins("node(s) didn't satisfy plugin(s) [NodeAffinity]"),
-            ["NodeAffinity"]
-        );
+        assert_eq!(plugins("node(s) didn't satisfy plugin(s) [NodeAffinity]"), ["NodeAffinity"]);
         assert_eq!(
             plugins("node(s) didn't satisfy plugin(s) [NodeAffinity VolumeBinding] simultaneously"),
             ["NodeAffinity", "VolumeBinding"]
         );
-        assert_eq!(
-            plugins("node(s) didn't satisfy plugin NodeAffinity"),
-            ["NodeAffinity"]
-        );
+        assert_eq!(plugins("node(s) didn't satisfy plugin NodeAffinity"), ["NodeAffinity"]);
     }
 
     #[test]

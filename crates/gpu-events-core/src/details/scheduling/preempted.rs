@@ -34,12 +34,8 @@ impl Preempted {
         if node.is_empty() || node.contains(' ') {
             return None;
         }
-        let mut out = Preempted {
-            preemptor_uid: None,
-            preemptor_namespace: None,
-            preemptor_name: None,
-            node: node.to_owned(),
-        };
+        let mut out =
+            Preempted { preemptor_uid: None, preemptor_namespace: None, preemptor_name: None, node: node.to_owned() };
         if who == "a pod" {
             return Some(out);
         }
@@ -71,31 +67,20 @@ mod tests {
 
     #[test]
     fn three_wordings() {
-        let p = Preempted::parse(
-            "Preempted by pod 6c5f2a1e-0b7d-4c8e-9a3b-2f1d0e9c8b7a on node gpu-node-1",
-        )
-        .unwrap();
-        assert_eq!(
-            p.preemptor_uid.as_deref(),
-            Some("6c5f2a1e-0b7d-4c8e-9a3b-2f1d0e9c8b7a")
-        );
+        let p = Preempted::parse("Preempted by pod 6c5f2a1e-0b7d-4c8e-9a3b-2f1d0e9c8b7a on node gpu-node-1").unwrap();
+        assert_eq!(p.preemptor_uid.as_deref(), Some("6c5f2a1e-0b7d-4c8e-9a3b-2f1d0e9c8b7a"));
         assert_eq!(p.preemptor_namespace, None);
         assert_eq!(p.node, "gpu-node-1");
 
         let p = Preempted::parse("Preempted by a pod on node gpu-node-1").unwrap();
-        assert_eq!(
-            (p.preemptor_uid, p.preemptor_name, p.node.as_str()),
-            (None, None, "gpu-node-1")
-        );
+        assert_eq!((p.preemptor_uid, p.preemptor_name, p.node.as_str()), (None, None, "gpu-node-1"));
 
         let p = Preempted::parse("Preempted by ml/high-prio on node gpu-node-1").unwrap();
         assert_eq!(p.preemptor_namespace.as_deref(), Some("ml"));
         assert_eq!(p.preemptor_name.as_deref(), Some("high-prio"));
         assert_eq!(p.node, "gpu-node-1");
 
-        let json =
-            serde_json::to_value(PREEMPTED.parse(&Note::new("Preempted by a pod on node n")))
-                .unwrap();
+        let json = serde_json::to_value(PREEMPTED.parse(&Note::new("Preempted by a pod on node n"))).unwrap();
         assert_eq!(json["kind"], "podPreempted");
         assert_eq!(json["node"], "n");
     }

@@ -77,25 +77,17 @@ impl VolcanoJobFit {
     /// Parse a job fit error; `None` if the text does not start with the PodGroup status.
     pub fn parse(note: &str) -> Option<Self> {
         let text = note.trim();
-        let (ready, rest) = READY_PREFIXES
-            .iter()
-            .find_map(|(prefix, ready)| Some((*ready, text.strip_prefix(prefix)?)))?;
+        let (ready, rest) =
+            READY_PREFIXES.iter().find_map(|(prefix, ready)| Some((*ready, text.strip_prefix(prefix)?)))?;
         let (main, origin) = match rest.find(". Origin reason is") {
             Some(at) => (&rest[..at], Some(&rest[at + ". Origin reason is".len()..])),
             None => (rest, None),
         };
         let main = main.strip_suffix('.').unwrap_or(main);
-        let main = if main.is_empty() {
-            main
-        } else {
-            main.strip_prefix(", ")?
-        };
+        let main = if main.is_empty() { main } else { main.strip_prefix(", ")? };
         let mut sections = main.split("; ");
         let mut tasks = task_counts(sections.next().unwrap_or(""))?;
-        let min_available = tasks
-            .iter()
-            .position(|t| t.label == "minAvailable")
-            .map(|at| tasks.remove(at).count);
+        let min_available = tasks.iter().position(|t| t.label == "minAvailable").map(|at| tasks.remove(at).count);
         let mut pending = Vec::new();
         let mut extra = Vec::new();
         for section in sections {
@@ -108,14 +100,7 @@ impl VolcanoJobFit {
             None => None,
             Some(origin) => Some(parse_origin(origin)?),
         };
-        Some(VolcanoJobFit {
-            ready,
-            tasks,
-            min_available,
-            pending,
-            extra,
-            origin,
-        })
+        Some(VolcanoJobFit { ready, tasks, min_available, pending, extra, origin })
     }
 }
 
@@ -126,10 +111,7 @@ fn task_counts(text: &str) -> Option<Vec<TaskCount>> {
     split_entries(text)
         .map(|entry| {
             let (count, label) = count_prefix(entry)?;
-            Some(TaskCount {
-                count,
-                label: label.to_owned(),
-            })
+            Some(TaskCount { count, label: label.to_owned() })
         })
         .collect()
 }
@@ -141,11 +123,7 @@ fn parse_origin(origin: &str) -> Option<VolcanoOrigin> {
         let (task, message) = origin.strip_prefix(' ')?.split_once(": ")?;
         (Some(task.to_owned()), message)
     };
-    Some(VolcanoOrigin {
-        task,
-        message: message.to_owned(),
-        fit_error: FitError::parse(message),
-    })
+    Some(VolcanoOrigin { task, message: message.to_owned(), fit_error: FitError::parse(message) })
 }
 
 /// `Pod %s/%s can possibly be assigned to %s, once minAvailable is satisfied` (task allocated,
@@ -167,19 +145,18 @@ pub struct VolcanoPossiblyAssigned {
 
 impl VolcanoPossiblyAssigned {
     /// The allocated form.
-    pub const FORMAT: &'static str =
-        "Pod %s/%s can possibly be assigned to %s, once minAvailable is satisfied";
+    pub const FORMAT: &'static str = "Pod %s/%s can possibly be assigned to %s, once minAvailable is satisfied";
     /// The pipelined form.
-    pub const PIPELINED_FORMAT: &'static str = "Pod %s/%s can possibly be assigned to %s, once resource is released and minAvailable is satisfied";
+    pub const PIPELINED_FORMAT: &'static str =
+        "Pod %s/%s can possibly be assigned to %s, once resource is released and minAvailable is satisfied";
 
     /// Parse either form.
     pub fn parse(note: &str) -> Option<Self> {
         let note = note.trim();
-        let ([namespace, pod, node], waits_for_release) =
-            match captures(Self::PIPELINED_FORMAT, note) {
-                Some(c) => (c, true),
-                None => (captures(Self::FORMAT, note)?, false),
-            };
+        let ([namespace, pod, node], waits_for_release) = match captures(Self::PIPELINED_FORMAT, note) {
+            Some(c) => (c, true),
+            None => (captures(Self::FORMAT, note)?, false),
+        };
         Some(VolcanoPossiblyAssigned {
             namespace: namespace.to_owned(),
             pod: pod.to_owned(),
@@ -245,15 +222,11 @@ impl VolcanoEnqueueRejected {
     /// Parse a note of either plugin.
     pub fn parse(note: &str) -> Option<Self> {
         let note = note.trim();
-        let (limit, rest) =
-            if let Some(rest) = note.strip_prefix("queue resource quota insufficient") {
-                (EnqueueLimit::QueueQuotaInsufficient, rest)
-            } else {
-                (
-                    EnqueueLimit::ClusterOverused,
-                    note.strip_prefix("resource in cluster is overused")?,
-                )
-            };
+        let (limit, rest) = if let Some(rest) = note.strip_prefix("queue resource quota insufficient") {
+            (EnqueueLimit::QueueQuotaInsufficient, rest)
+        } else {
+            (EnqueueLimit::ClusterOverused, note.strip_prefix("resource in cluster is overused")?)
+        };
         let resources = if rest.is_empty() {
             Vec::new()
         } else {
@@ -314,10 +287,7 @@ fn parse_failed_scheduling(note: &str) -> Option<SchedulingDetails> {
     if text.is_empty() {
         return None;
     }
-    if text.starts_with("0/")
-        || text.starts_with("In hyperNode ")
-        || text.starts_with("all nodes are unavailable")
-    {
+    if text.starts_with("0/") || text.starts_with("In hyperNode ") || text.starts_with("all nodes are unavailable") {
         return FitError::parse(text).map(SchedulingDetails::FitError);
     }
     if let Some(d) = VolcanoJobFit::parse(text) {
@@ -326,42 +296,29 @@ fn parse_failed_scheduling(note: &str) -> Option<SchedulingDetails> {
     if let Some(d) = VolcanoPossiblyAssigned::parse(text) {
         return Some(SchedulingDetails::VolcanoPossiblyAssigned(d));
     }
-    Some(SchedulingDetails::SchedulingError(SchedulingError {
-        message: text.to_owned(),
-    }))
+    Some(SchedulingDetails::SchedulingError(SchedulingError { message: text.to_owned() }))
 }
 
 /// Grammar of Volcano `FailedScheduling` (on Pods).
-pub(crate) static VOLCANO_FAILED_SCHEDULING: Grammar = Grammar::new(
-    &[
-        "fitError",
-        "volcanoJobFit",
-        "volcanoPossiblyAssigned",
-        "schedulingError",
-    ],
-    |note: &Note<'_>| parse_failed_scheduling(note.text).map(Details::Scheduling),
-);
+pub(crate) static VOLCANO_FAILED_SCHEDULING: Grammar =
+    Grammar::new(&["fitError", "volcanoJobFit", "volcanoPossiblyAssigned", "schedulingError"], |note: &Note<'_>| {
+        parse_failed_scheduling(note.text).map(Details::Scheduling)
+    });
 
 /// Grammar of Volcano `Unschedulable` (on PodGroups).
-pub(crate) static VOLCANO_UNSCHEDULABLE: Grammar = Grammar::new(
-    &["volcanoGangUnschedulable", "volcanoEnqueueRejected"],
-    |note: &Note<'_>| {
+pub(crate) static VOLCANO_UNSCHEDULABLE: Grammar =
+    Grammar::new(&["volcanoGangUnschedulable", "volcanoEnqueueRejected"], |note: &Note<'_>| {
         let details = match VolcanoGangUnschedulable::parse(note.text) {
             Some(d) => SchedulingDetails::VolcanoGangUnschedulable(d),
-            None => {
-                SchedulingDetails::VolcanoEnqueueRejected(VolcanoEnqueueRejected::parse(note.text)?)
-            }
+            None => SchedulingDetails::VolcanoEnqueueRejected(VolcanoEnqueueRejected::parse(note.text)?),
         };
         Some(Details::Scheduling(details))
-    },
-);
+    });
 
 /// Grammar of Volcano `PodGroupPending` (on Jobs).
-pub(crate) static VOLCANO_POD_GROUP_PENDING: Grammar =
-    Grammar::new(&["volcanoPodGroupPending"], |note: &Note<'_>| {
-        VolcanoPodGroupPending::parse(note.text)
-            .map(|d| Details::Scheduling(SchedulingDetails::VolcanoPodGroupPending(d)))
-    });
+pub(crate) static VOLCANO_POD_GROUP_PENDING: Grammar = Grammar::new(&["volcanoPodGroupPending"], |note: &Note<'_>| {
+    VolcanoPodGroupPending::parse(note.text).map(|d| Details::Scheduling(SchedulingDetails::VolcanoPodGroupPending(d)))
+});
 
 #[cfg(test)]
 mod tests {
@@ -383,10 +340,7 @@ mod tests {
         assert!(!fit.ready);
         assert_eq!(counts(&fit.tasks), [(6, "Pending")]);
         assert_eq!(fit.min_available, Some(6));
-        assert_eq!(
-            counts(&fit.pending),
-            [(3, "Unschedulable"), (3, "Schedulable")]
-        );
+        assert_eq!(counts(&fit.pending), [(3, "Unschedulable"), (3, "Schedulable")]);
         assert_eq!(fit.origin, None);
 
         let gang = VolcanoGangUnschedulable::parse(
@@ -395,10 +349,9 @@ mod tests {
         .unwrap();
         assert_eq!(counts(&gang.job_fit.pending), [(1, "Unschedulable")]);
 
-        let gang = VolcanoGangUnschedulable::parse(
-            "0/0 tasks in gang unschedulable: pod group is not ready, 1 minAvailable",
-        )
-        .unwrap();
+        let gang =
+            VolcanoGangUnschedulable::parse("0/0 tasks in gang unschedulable: pod group is not ready, 1 minAvailable")
+                .unwrap();
         assert!(gang.job_fit.tasks.is_empty());
         assert_eq!(gang.job_fit.min_available, Some(1));
     }
@@ -420,33 +373,22 @@ mod tests {
         )
         .unwrap();
         let node_fit = fit.origin.unwrap().fit_error.unwrap();
-        assert!(matches!(
-            node_fit.reasons[0].reason,
-            NodeReason::TooManyPods { .. }
-        ));
+        assert!(matches!(node_fit.reasons[0].reason, NodeReason::TooManyPods { .. }));
 
-        let fit =
-            VolcanoJobFit::parse("pod group is not ready, 2 Pending, 2 minAvailable. Origin reason is: queue q1 is closed")
-                .unwrap();
+        let fit = VolcanoJobFit::parse(
+            "pod group is not ready, 2 Pending, 2 minAvailable. Origin reason is: queue q1 is closed",
+        )
+        .unwrap();
         let origin = fit.origin.unwrap();
-        assert_eq!(
-            (origin.task, origin.message.as_str()),
-            (None, "queue q1 is closed")
-        );
+        assert_eq!((origin.task, origin.message.as_str()), (None, "queue q1 is closed"));
         assert_eq!(origin.fit_error, None);
     }
 
     #[test]
     fn failed_scheduling_forms() {
         let kind = |note: &str| parse_failed_scheduling(note).map(|d| d.kind());
-        assert_eq!(
-            kind("0/7 nodes are unavailable: 7 Insufficient nvidia.com/gpu."),
-            Some("fitError")
-        );
-        assert_eq!(
-            kind("In hyperNode s1: 0/2 nodes are unavailable: 2 Insufficient cpu."),
-            Some("fitError")
-        );
+        assert_eq!(kind("0/7 nodes are unavailable: 7 Insufficient nvidia.com/gpu."), Some("fitError"));
+        assert_eq!(kind("In hyperNode s1: 0/2 nodes are unavailable: 2 Insufficient cpu."), Some("fitError"));
         assert_eq!(kind("all nodes are unavailable"), Some("fitError"));
         assert_eq!(
             kind("pod group is not ready, 1 Pending, 1 minAvailable; Pending: 1 Unschedulable"),
@@ -464,12 +406,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            (
-                p.namespace.as_str(),
-                p.pod.as_str(),
-                p.node.as_str(),
-                p.waits_for_release
-            ),
+            (p.namespace.as_str(), p.pod.as_str(), p.node.as_str(), p.waits_for_release),
             ("ml", "w-0", "node-a", true)
         );
         let p = VolcanoPossiblyAssigned::parse(
@@ -492,10 +429,7 @@ mod tests {
         let r = VolcanoEnqueueRejected::parse("resource in cluster is overused").unwrap();
         assert_eq!(r.limit, EnqueueLimit::ClusterOverused);
         assert_eq!(VolcanoEnqueueRejected::parse("queue is closed"), None);
-        assert_eq!(
-            VolcanoEnqueueRejected::parse("queue resource quota insufficientX"),
-            None
-        );
+        assert_eq!(VolcanoEnqueueRejected::parse("queue resource quota insufficientX"), None);
     }
 
     #[test]
@@ -505,57 +439,24 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            (
-                p.namespace.as_str(),
-                p.pod_group.as_str(),
-                p.condition.as_str()
-            ),
+            (p.namespace.as_str(), p.pod_group.as_str(), p.condition.as_str()),
             ("ml", "train-pg", "unschedulable")
         );
         assert_eq!(p.gang.unwrap().unschedulable_tasks, 3);
-        let p =
-            VolcanoPodGroupPending::parse("PodGroup ml:train unschedule,reason: quota").unwrap();
-        assert_eq!(
-            (p.condition.as_str(), p.message.as_str()),
-            ("unschedule", "quota")
-        );
+        let p = VolcanoPodGroupPending::parse("PodGroup ml:train unschedule,reason: quota").unwrap();
+        assert_eq!((p.condition.as_str(), p.message.as_str()), ("unschedule", "quota"));
         assert_eq!(p.gang, None);
     }
 
     #[test]
     fn near_misses() {
-        assert_eq!(
-            VolcanoGangUnschedulable::parse(
-                "x/6 tasks in gang unschedulable: pod group is not ready"
-            ),
-            None
-        );
-        assert_eq!(
-            VolcanoGangUnschedulable::parse("3/6 tasks in gang unschedulable: queue closed"),
-            None
-        );
-        assert_eq!(
-            VolcanoJobFit::parse("pod group is not ready; 6 Pending"),
-            None
-        );
-        assert_eq!(
-            VolcanoJobFit::parse("pod group is not ready, Pending 6"),
-            None
-        );
-        assert_eq!(
-            VolcanoJobFit::parse("podgroup is not ready, 6 Pending"),
-            None
-        );
-        assert_eq!(
-            VolcanoPossiblyAssigned::parse("Pod w-0 can possibly be assigned to node-a"),
-            None
-        );
+        assert_eq!(VolcanoGangUnschedulable::parse("x/6 tasks in gang unschedulable: pod group is not ready"), None);
+        assert_eq!(VolcanoGangUnschedulable::parse("3/6 tasks in gang unschedulable: queue closed"), None);
+        assert_eq!(VolcanoJobFit::parse("pod group is not ready; 6 Pending"), None);
+        assert_eq!(VolcanoJobFit::parse("pod group is not ready, Pending 6"), None);
+        assert_eq!(VolcanoJobFit::parse("podgroup is not ready, 6 Pending"), None);
+        assert_eq!(VolcanoPossiblyAssigned::parse("Pod w-0 can possibly be assigned to node-a"), None);
         assert_eq!(VolcanoPodGroupPending::parse("PodGroup ml train"), None);
-        assert_eq!(
-            VOLCANO_UNSCHEDULABLE
-                .parse(&Note::new("pod group is ready"))
-                .kind(),
-            "unrecognized"
-        );
+        assert_eq!(VOLCANO_UNSCHEDULABLE.parse(&Note::new("pod group is ready")).kind(), "unrecognized");
     }
 }

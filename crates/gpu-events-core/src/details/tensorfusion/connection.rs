@@ -70,21 +70,13 @@ impl ResourceScaled {
 
     /// Parse a note of either direction.
     pub fn parse(note: &str) -> Option<Self> {
-        Self::parse_direction(note, ScaleDirection::Up)
-            .or_else(|| Self::parse_direction(note, ScaleDirection::Down))
+        Self::parse_direction(note, ScaleDirection::Up).or_else(|| Self::parse_direction(note, ScaleDirection::Down))
     }
 
     /// Parse a note of the given direction only.
     pub fn parse_direction(note: &str, direction: ScaleDirection) -> Option<Self> {
-        let [compute_from, compute_to, vram_from, vram_to] =
-            captures(Self::format(direction), note)?;
-        Some(Self::new(
-            direction,
-            compute_from,
-            compute_to,
-            vram_from,
-            vram_to,
-        ))
+        let [compute_from, compute_to, vram_from, vram_to] = captures(Self::format(direction), note)?;
+        Some(Self::new(direction, compute_from, compute_to, vram_from, vram_to))
     }
 
     /// The note as TensorFusion writes it.
@@ -116,9 +108,7 @@ impl WorkerSelected {
 
     /// From the worker Pod name.
     pub fn new(worker: &str) -> Self {
-        WorkerSelected {
-            worker: worker.to_owned(),
-        }
+        WorkerSelected { worker: worker.to_owned() }
     }
 
     /// Parse a note of this format.
@@ -149,9 +139,7 @@ impl WorkerSelectionFailed {
 
     /// From the error.
     pub fn new(error: &str) -> Self {
-        WorkerSelectionFailed {
-            error: error.to_owned(),
-        }
+        WorkerSelectionFailed { error: error.to_owned() }
     }
 
     /// Parse a note of this format.
@@ -187,14 +175,9 @@ impl ConnectionUrl {
     /// Split a URL; `None` when it does not have the shape.
     pub fn parse(url: &str) -> Option<Self> {
         let mut parts = url.splitn(4, '+');
-        let (scheme, ip, port, worker) =
-            (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+        let (scheme, ip, port, worker) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
         let (worker_pod, resource_version) = worker.rsplit_once('-')?;
-        if scheme.is_empty()
-            || ip.is_empty()
-            || worker_pod.is_empty()
-            || resource_version.is_empty()
-        {
+        if scheme.is_empty() || ip.is_empty() || worker_pod.is_empty() || resource_version.is_empty() {
             return None;
         }
         Some(ConnectionUrl {
@@ -225,10 +208,7 @@ impl ConnectionReady {
 
     /// From the URL.
     pub fn new(url: &str) -> Self {
-        ConnectionReady {
-            url: url.to_owned(),
-            parts: ConnectionUrl::parse(url),
-        }
+        ConnectionReady { url: url.to_owned(), parts: ConnectionUrl::parse(url) }
     }
 
     /// Parse a note of this format.
@@ -244,34 +224,26 @@ impl ConnectionReady {
 }
 
 /// Grammar of `ResourceScaledUp`.
-pub(crate) static RESOURCE_SCALED_UP: Grammar =
-    Grammar::new(&["resourceScaled"], |note: &Note<'_>| {
-        ResourceScaled::parse_direction(note.text, ScaleDirection::Up).map(tf)
-    });
+pub(crate) static RESOURCE_SCALED_UP: Grammar = Grammar::new(&["resourceScaled"], |note: &Note<'_>| {
+    ResourceScaled::parse_direction(note.text, ScaleDirection::Up).map(tf)
+});
 
 /// Grammar of `ResourceScaledDown`.
-pub(crate) static RESOURCE_SCALED_DOWN: Grammar =
-    Grammar::new(&["resourceScaled"], |note: &Note<'_>| {
-        ResourceScaled::parse_direction(note.text, ScaleDirection::Down).map(tf)
-    });
+pub(crate) static RESOURCE_SCALED_DOWN: Grammar = Grammar::new(&["resourceScaled"], |note: &Note<'_>| {
+    ResourceScaled::parse_direction(note.text, ScaleDirection::Down).map(tf)
+});
 
 /// Grammar of `WorkerSelected`.
 pub(crate) static WORKER_SELECTED: Grammar =
-    Grammar::new(&["workerSelected"], |note: &Note<'_>| {
-        WorkerSelected::parse(note.text).map(tf)
-    });
+    Grammar::new(&["workerSelected"], |note: &Note<'_>| WorkerSelected::parse(note.text).map(tf));
 
 /// Grammar of `WorkerSelectionFailed`.
 pub(crate) static WORKER_SELECTION_FAILED: Grammar =
-    Grammar::new(&["workerSelectionFailed"], |note: &Note<'_>| {
-        WorkerSelectionFailed::parse(note.text).map(tf)
-    });
+    Grammar::new(&["workerSelectionFailed"], |note: &Note<'_>| WorkerSelectionFailed::parse(note.text).map(tf));
 
 /// Grammar of `ConnectionReady`.
 pub(crate) static CONNECTION_READY: Grammar =
-    Grammar::new(&["connectionReady"], |note: &Note<'_>| {
-        ConnectionReady::parse(note.text).map(tf)
-    });
+    Grammar::new(&["connectionReady"], |note: &Note<'_>| ConnectionReady::parse(note.text).map(tf));
 
 #[cfg(test)]
 mod tests {
@@ -279,8 +251,7 @@ mod tests {
 
     #[test]
     fn scaled() {
-        let d =
-            ResourceScaled::parse("Resources scaled up: Compute 10->20, VRAM 4Gi->8Gi").unwrap();
+        let d = ResourceScaled::parse("Resources scaled up: Compute 10->20, VRAM 4Gi->8Gi").unwrap();
         assert_eq!(d.direction, ScaleDirection::Up);
         assert_eq!(d.compute_from.value, Some(10.0));
         assert_eq!(d.compute_to.value, Some(20.0));
@@ -289,40 +260,22 @@ mod tests {
         let d = ResourceScaled::parse(note).unwrap();
         assert_eq!(d.direction, ScaleDirection::Down);
         assert_eq!(d.render(), note);
-        assert_eq!(
-            ResourceScaled::parse_direction(note, ScaleDirection::Up),
-            None
-        );
-        assert_eq!(
-            ResourceScaled::parse("Resources scaled down: Compute 20->10"),
-            None
-        );
+        assert_eq!(ResourceScaled::parse_direction(note, ScaleDirection::Up), None);
+        assert_eq!(ResourceScaled::parse("Resources scaled down: Compute 20->10"), None);
     }
 
     #[test]
     fn connection() {
-        let d = WorkerSelected::parse(
-            "Worker llama-tf-worker-x7k2p successfully selected for connection",
-        )
-        .unwrap();
+        let d = WorkerSelected::parse("Worker llama-tf-worker-x7k2p successfully selected for connection").unwrap();
         assert_eq!(d.worker, "llama-tf-worker-x7k2p");
-        assert_eq!(
-            WorkerSelected::parse("Worker x selected for connection"),
-            None
-        );
-        let d = WorkerSelectionFailed::parse(
-            "Failed to select worker: can not list worker pods: <err>",
-        )
-        .unwrap();
+        assert_eq!(WorkerSelected::parse("Worker x selected for connection"), None);
+        let d = WorkerSelectionFailed::parse("Failed to select worker: can not list worker pods: <err>").unwrap();
         assert_eq!(d.error, "can not list worker pods: <err>");
         assert_eq!(WorkerSelectionFailed::parse("Failed to select: x"), None);
 
         let note = "Connection URL: native+10.244.3.17+8000+llama-tf-worker-x7k2p-1843392";
         let d = ConnectionReady::parse(note).unwrap();
-        assert_eq!(
-            d.url,
-            "native+10.244.3.17+8000+llama-tf-worker-x7k2p-1843392"
-        );
+        assert_eq!(d.url, "native+10.244.3.17+8000+llama-tf-worker-x7k2p-1843392");
         let parts = d.parts.as_ref().unwrap();
         assert_eq!(parts.scheme, "native");
         assert_eq!(parts.ip, "10.244.3.17");
@@ -331,17 +284,10 @@ mod tests {
         assert_eq!(parts.resource_version, "1843392");
         assert_eq!(d.render(), note);
         let ipv6 = ConnectionUrl::parse("native+fd00::1+8000+w-0").unwrap();
-        assert_eq!(
-            (ipv6.ip.as_str(), ipv6.resource_version.as_str()),
-            ("fd00::1", "0")
-        );
-        for opaque in [
-            "",
-            "native+1.2.3.4+8000",
-            "native+1.2.3.4+port+w-1",
-            "native+1.2.3.4+8000+w",
-            "native+1.2.3.4+8000+-1",
-        ] {
+        assert_eq!((ipv6.ip.as_str(), ipv6.resource_version.as_str()), ("fd00::1", "0"));
+        for opaque in
+            ["", "native+1.2.3.4+8000", "native+1.2.3.4+port+w-1", "native+1.2.3.4+8000+w", "native+1.2.3.4+8000+-1"]
+        {
             assert_eq!(ConnectionUrl::parse(opaque), None, "{opaque}");
         }
         assert_eq!(ConnectionReady::parse("Connection: x"), None);

@@ -28,9 +28,7 @@ impl DefragStarted {
     pub fn new(started_at: &str) -> Self {
         DefragStarted {
             started_at: started_at.to_owned(),
-            time: DateTime::parse_from_rfc3339(started_at)
-                .ok()
-                .map(|t| t.with_timezone(&Utc)),
+            time: DateTime::parse_from_rfc3339(started_at).ok().map(|t| t.with_timezone(&Utc)),
         }
     }
 
@@ -79,16 +77,7 @@ impl DefragFinished {
     /// From the eight counters in note order (candidates, processed, evicted, failed, unmovable,
     /// pdbBlocked, missingPdb, freshSkip) and the deadline flag.
     pub fn new(counters: [u32; 8], deadline: bool) -> Self {
-        let [
-            candidates,
-            processed,
-            evicted,
-            failed,
-            unmovable,
-            pdb_blocked,
-            missing_pdb,
-            fresh_skip,
-        ] = counters;
+        let [candidates, processed, evicted, failed, unmovable, pdb_blocked, missing_pdb, fresh_skip] = counters;
         DefragFinished {
             candidates,
             processed,
@@ -129,10 +118,7 @@ impl DefragFinished {
     /// The note as TensorFusion writes it.
     pub fn render(&self) -> String {
         let [a, b, c, d, e, f, g, h] = self.counters().map(|n| Arg::Int(n.into()));
-        fill(
-            Self::FORMAT,
-            &[a, b, c, d, e, f, g, h, Arg::Text(bool_text(self.deadline))],
-        )
+        fill(Self::FORMAT, &[a, b, c, d, e, f, g, h, Arg::Text(bool_text(self.deadline))])
     }
 }
 
@@ -155,11 +141,7 @@ impl DefragPodEvicted {
 
     /// From the Pod and node.
     pub fn new(namespace: &str, pod: &str, node: &str) -> Self {
-        DefragPodEvicted {
-            namespace: namespace.to_owned(),
-            pod: pod.to_owned(),
-            node: node.to_owned(),
-        }
+        DefragPodEvicted { namespace: namespace.to_owned(), pod: pod.to_owned(), node: node.to_owned() }
     }
 
     /// Parse a note of this format.
@@ -170,14 +152,7 @@ impl DefragPodEvicted {
 
     /// The note as TensorFusion writes it.
     pub fn render(&self) -> String {
-        fill(
-            Self::FORMAT,
-            &[
-                Arg::Text(&self.namespace),
-                Arg::Text(&self.pod),
-                Arg::Text(&self.node),
-            ],
-        )
+        fill(Self::FORMAT, &[Arg::Text(&self.namespace), Arg::Text(&self.pod), Arg::Text(&self.node)])
     }
 }
 
@@ -201,11 +176,7 @@ impl DefragSkipMissingPdb {
 
     /// From the node and Pod.
     pub fn new(node: &str, namespace: &str, pod: &str) -> Self {
-        DefragSkipMissingPdb {
-            node: node.to_owned(),
-            namespace: namespace.to_owned(),
-            pod: pod.to_owned(),
-        }
+        DefragSkipMissingPdb { node: node.to_owned(), namespace: namespace.to_owned(), pod: pod.to_owned() }
     }
 
     /// Parse a note of this format.
@@ -216,14 +187,7 @@ impl DefragSkipMissingPdb {
 
     /// The note as TensorFusion writes it.
     pub fn render(&self) -> String {
-        fill(
-            Self::FORMAT,
-            &[
-                Arg::Text(&self.node),
-                Arg::Text(&self.namespace),
-                Arg::Text(&self.pod),
-            ],
-        )
+        fill(Self::FORMAT, &[Arg::Text(&self.node), Arg::Text(&self.namespace), Arg::Text(&self.pod)])
     }
 }
 
@@ -281,11 +245,7 @@ impl DefragSkipPdbBlocked {
 
     /// From the node and reason text.
     pub fn new(node: &str, reason: &str) -> Self {
-        DefragSkipPdbBlocked {
-            node: node.to_owned(),
-            reason: reason.to_owned(),
-            block: PdbBlock::parse(reason),
-        }
+        DefragSkipPdbBlocked { node: node.to_owned(), reason: reason.to_owned(), block: PdbBlock::parse(reason) }
     }
 
     /// Parse a note of this format.
@@ -296,10 +256,7 @@ impl DefragSkipPdbBlocked {
 
     /// The note as TensorFusion writes it.
     pub fn render(&self) -> String {
-        fill(
-            Self::FORMAT,
-            &[Arg::Text(&self.node), Arg::Text(&self.reason)],
-        )
+        fill(Self::FORMAT, &[Arg::Text(&self.node), Arg::Text(&self.reason)])
     }
 }
 
@@ -410,16 +367,12 @@ const SUMMARY_KEYS: [(&str, u8); 8] = [
 
 /// Where ` <key>` starts in `text` (the position of the space).
 fn find_spaced_key(text: &str, key: &str) -> Option<usize> {
-    text.match_indices(key)
-        .find(|(at, _)| *at > 0 && text.as_bytes().get(at - 1) == Some(&b' '))
-        .map(|(at, _)| at - 1)
+    text.match_indices(key).find(|(at, _)| *at > 0 && text.as_bytes().get(at - 1) == Some(&b' ')).map(|(at, _)| at - 1)
 }
 
 /// Whether `text` starts with a node-name-like token (`[A-Za-z0-9._-]+`), returning the rest.
 fn skip_name(text: &str) -> Option<&str> {
-    let end = text
-        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
-        .unwrap_or(text.len());
+    let end = text.find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))).unwrap_or(text.len());
     (end > 0).then(|| text.get(end..)).flatten()
 }
 
@@ -441,11 +394,7 @@ fn starts_node_entry(text: &str) -> bool {
 
 /// Call `each` with the entries of a comma-separated list whose entries may themselves contain
 /// commas: only a comma followed by what `starts_entry` recognizes separates entries.
-fn for_each_entry<'a>(
-    value: &'a str,
-    starts_entry: fn(&str) -> bool,
-    mut each: impl FnMut(&'a str),
-) {
+fn for_each_entry<'a>(value: &'a str, starts_entry: fn(&str) -> bool, mut each: impl FnMut(&'a str)) {
     let mut start = 0;
     for (at, _) in value.match_indices(',') {
         if at >= start
@@ -462,8 +411,7 @@ fn for_each_entry<'a>(
 }
 
 impl PlacementSummary {
-    const NOT_PLACEABLE: &'static str =
-        "current TF workers cannot be jointly placed on other nodes";
+    const NOT_PLACEABLE: &'static str = "current TF workers cannot be jointly placed on other nodes";
     const NOT_PLACEABLE_COUNTS: &'static str = "current TF workers cannot be jointly placed; ";
 
     /// Decode a summary (never fails: an unknown text gives [`SummaryForm::Other`]).
@@ -504,9 +452,8 @@ impl PlacementSummary {
     fn read_parts(&mut self, parts: &str) {
         let mut rest = parts;
         let mut min_group = 0;
-        while let Some(&(key, group)) = SUMMARY_KEYS
-            .iter()
-            .find(|(key, group)| *group >= min_group && rest.starts_with(key))
+        while let Some(&(key, group)) =
+            SUMMARY_KEYS.iter().find(|(key, group)| *group >= min_group && rest.starts_with(key))
         {
             let Some(after) = rest.get(key.len()..) else {
                 return;
@@ -612,10 +559,7 @@ impl DefragSkipUnschedulable {
 
     /// The note as TensorFusion writes it.
     pub fn render(&self) -> String {
-        fill(
-            Self::FORMAT,
-            &[Arg::Text(&self.node), Arg::Text(&self.summary)],
-        )
+        fill(Self::FORMAT, &[Arg::Text(&self.node), Arg::Text(&self.summary)])
     }
 }
 
@@ -637,15 +581,11 @@ impl EvictFailureForm {
     /// The Go format of this form.
     pub fn format(self) -> &'static str {
         match self {
-            EvictFailureForm::MarkSource => {
-                "failed to mark node %s as defrag source: %v (node eviction aborted)"
-            }
+            EvictFailureForm::MarkSource => "failed to mark node %s as defrag source: %v (node eviction aborted)",
             EvictFailureForm::MarkLabel => {
                 "evicted pod %s/%s on node %s but failed to mark defrag label: %v (node eviction aborted)"
             }
-            EvictFailureForm::Evict => {
-                "failed to evict pod %s/%s on node %s: %v (node eviction aborted)"
-            }
+            EvictFailureForm::Evict => "failed to evict pod %s/%s on node %s: %v (node eviction aborted)",
         }
     }
 }
@@ -682,13 +622,7 @@ impl DefragPodEvictFailed {
 
     /// A Pod was evicted (`MarkLabel`) or failed to be evicted (`Evict`). With
     /// [`EvictFailureForm::MarkSource`] the Pod is dropped, as that note names none.
-    pub fn with_pod(
-        form: EvictFailureForm,
-        namespace: &str,
-        pod: &str,
-        node: &str,
-        error: &str,
-    ) -> Self {
+    pub fn with_pod(form: EvictFailureForm, namespace: &str, pod: &str, node: &str, error: &str) -> Self {
         if form == EvictFailureForm::MarkSource {
             return Self::mark_source(node, error);
         }
@@ -703,16 +637,13 @@ impl DefragPodEvictFailed {
 
     /// Parse a note of any of the three forms.
     pub fn parse(note: &str) -> Option<Self> {
-        if let Some([node, error]) = captures_suffixed(EvictFailureForm::MarkSource.format(), note)
-        {
+        if let Some([node, error]) = captures_suffixed(EvictFailureForm::MarkSource.format(), note) {
             return Some(Self::mark_source(node, error));
         }
-        [EvictFailureForm::MarkLabel, EvictFailureForm::Evict]
-            .into_iter()
-            .find_map(|form| {
-                let [namespace, pod, node, error] = captures_suffixed(form.format(), note)?;
-                Some(Self::with_pod(form, namespace, pod, node, error))
-            })
+        [EvictFailureForm::MarkLabel, EvictFailureForm::Evict].into_iter().find_map(|form| {
+            let [namespace, pod, node, error] = captures_suffixed(form.format(), note)?;
+            Some(Self::with_pod(form, namespace, pod, node, error))
+        })
     }
 
     /// The note as TensorFusion writes it.
@@ -748,15 +679,11 @@ pub struct DefragNodeEvictSkip {
 
 impl DefragNodeEvictSkip {
     /// The Go format.
-    pub const FORMAT: &'static str =
-        "node %s added to defrag evict-skip list after eviction failure: %v";
+    pub const FORMAT: &'static str = "node %s added to defrag evict-skip list after eviction failure: %v";
 
     /// From the node and error.
     pub fn new(node: &str, error: &str) -> Self {
-        DefragNodeEvictSkip {
-            node: node.to_owned(),
-            error: error.to_owned(),
-        }
+        DefragNodeEvictSkip { node: node.to_owned(), error: error.to_owned() }
     }
 
     /// Parse a note of this format.
@@ -767,10 +694,7 @@ impl DefragNodeEvictSkip {
 
     /// The note as TensorFusion writes it.
     pub fn render(&self) -> String {
-        fill(
-            Self::FORMAT,
-            &[Arg::Text(&self.node), Arg::Text(&self.error)],
-        )
+        fill(Self::FORMAT, &[Arg::Text(&self.node), Arg::Text(&self.error)])
     }
 }
 
@@ -819,11 +743,7 @@ impl DefragAbortNode {
             AbortForm::EvictionAborted => None,
             _ => Some(error.unwrap_or_default().to_owned()),
         };
-        DefragAbortNode {
-            form,
-            node: node.to_owned(),
-            error,
-        }
+        DefragAbortNode { form, node: node.to_owned(), error }
     }
 
     /// Parse a note of any of the three forms.
@@ -831,33 +751,21 @@ impl DefragAbortNode {
         if let Some([node]) = captures(AbortForm::EvictionAborted.format(), note) {
             return Some(Self::new(AbortForm::EvictionAborted, node, None));
         }
-        [AbortForm::SimulationError, AbortForm::PreflightFailed]
-            .into_iter()
-            .find_map(|form| {
-                let [node, error] = captures(form.format(), note)?;
-                Some(Self::new(form, node, Some(error)))
-            })
+        [AbortForm::SimulationError, AbortForm::PreflightFailed].into_iter().find_map(|form| {
+            let [node, error] = captures(form.format(), note)?;
+            Some(Self::new(form, node, Some(error)))
+        })
     }
 
     /// The note as TensorFusion writes it.
     pub fn render(&self) -> String {
-        fill(
-            self.form.format(),
-            &[
-                Arg::Text(&self.node),
-                Arg::Text(self.error.as_deref().unwrap_or_default()),
-            ],
-        )
+        fill(self.form.format(), &[Arg::Text(&self.node), Arg::Text(self.error.as_deref().unwrap_or_default())])
     }
 }
 
 /// The typed form of a [`DefragConfigInvalid`] error (internal/utils/cron.go @3e0a490).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(
-    tag = "kind",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
 #[non_exhaustive]
 pub enum DefragConfigError {
     /// `timezone is required (e.g. "UTC" or "Asia/Shanghai")`.
@@ -887,8 +795,7 @@ pub enum DefragConfigError {
 }
 
 impl DefragConfigError {
-    const TIMEZONE_HINT: &'static str =
-        " (check IANA name; image needs tzdata or binary must embed time/tzdata)";
+    const TIMEZONE_HINT: &'static str = " (check IANA name; image needs tzdata or binary must embed time/tzdata)";
 
     /// Read the typed form of an error text.
     pub fn classify(error: &str) -> Self {
@@ -902,30 +809,19 @@ impl DefragConfigError {
             }
             _ => {}
         }
-        Self::invalid_timezone(error)
-            .or_else(|| Self::parse_schedule(error))
-            .unwrap_or(DefragConfigError::Other)
+        Self::invalid_timezone(error).or_else(|| Self::parse_schedule(error)).unwrap_or(DefragConfigError::Other)
     }
 
     fn invalid_timezone(error: &str) -> Option<Self> {
-        let rest = error
-            .strip_prefix("invalid timezone ")?
-            .strip_suffix(Self::TIMEZONE_HINT)?;
+        let rest = error.strip_prefix("invalid timezone ")?.strip_suffix(Self::TIMEZONE_HINT)?;
         let (timezone, rest) = take_quoted(rest)?;
-        Some(DefragConfigError::InvalidTimezone {
-            timezone,
-            error: rest.strip_prefix(": ")?.to_owned(),
-        })
+        Some(DefragConfigError::InvalidTimezone { timezone, error: rest.strip_prefix(": ")?.to_owned() })
     }
 
     fn parse_schedule(error: &str) -> Option<Self> {
         let (schedule, rest) = take_quoted(error.strip_prefix("parse cron schedule ")?)?;
         let (timezone, rest) = take_quoted(rest.strip_prefix(" in timezone ")?)?;
-        Some(DefragConfigError::ParseSchedule {
-            schedule,
-            timezone,
-            error: rest.strip_prefix(": ")?.to_owned(),
-        })
+        Some(DefragConfigError::ParseSchedule { schedule, timezone, error: rest.strip_prefix(": ")?.to_owned() })
     }
 }
 
@@ -947,10 +843,7 @@ impl DefragConfigInvalid {
 
     /// From the error text.
     pub fn new(error: &str) -> Self {
-        DefragConfigInvalid {
-            error: error.to_owned(),
-            cause: DefragConfigError::classify(error),
-        }
+        DefragConfigInvalid { error: error.to_owned(), cause: DefragConfigError::classify(error) }
     }
 
     /// Parse a note of this format.
@@ -966,63 +859,44 @@ impl DefragConfigInvalid {
 }
 
 /// Grammar of `DefragStarted`.
-pub(crate) static DEFRAG_STARTED: Grammar = Grammar::new(&["defragStarted"], |note: &Note<'_>| {
-    DefragStarted::parse(note.text).map(tf)
-});
+pub(crate) static DEFRAG_STARTED: Grammar =
+    Grammar::new(&["defragStarted"], |note: &Note<'_>| DefragStarted::parse(note.text).map(tf));
 
 /// Grammar of `DefragFinished`.
 pub(crate) static DEFRAG_FINISHED: Grammar =
-    Grammar::new(&["defragFinished"], |note: &Note<'_>| {
-        DefragFinished::parse(note.text).map(tf)
-    });
+    Grammar::new(&["defragFinished"], |note: &Note<'_>| DefragFinished::parse(note.text).map(tf));
 
 /// Grammar of `DefragPodEvicted`.
 pub(crate) static DEFRAG_POD_EVICTED: Grammar =
-    Grammar::new(&["defragPodEvicted"], |note: &Note<'_>| {
-        DefragPodEvicted::parse(note.text).map(tf)
-    });
+    Grammar::new(&["defragPodEvicted"], |note: &Note<'_>| DefragPodEvicted::parse(note.text).map(tf));
 
 /// Grammar of `DefragSkipMissingPDB`.
 pub(crate) static DEFRAG_SKIP_MISSING_PDB: Grammar =
-    Grammar::new(&["defragSkipMissingPdb"], |note: &Note<'_>| {
-        DefragSkipMissingPdb::parse(note.text).map(tf)
-    });
+    Grammar::new(&["defragSkipMissingPdb"], |note: &Note<'_>| DefragSkipMissingPdb::parse(note.text).map(tf));
 
 /// Grammar of `DefragSkipPDBBlocked`.
 pub(crate) static DEFRAG_SKIP_PDB_BLOCKED: Grammar =
-    Grammar::new(&["defragSkipPdbBlocked"], |note: &Note<'_>| {
-        DefragSkipPdbBlocked::parse(note.text).map(tf)
-    });
+    Grammar::new(&["defragSkipPdbBlocked"], |note: &Note<'_>| DefragSkipPdbBlocked::parse(note.text).map(tf));
 
 /// Grammar of `DefragSkipUnschedulable`.
 pub(crate) static DEFRAG_SKIP_UNSCHEDULABLE: Grammar =
-    Grammar::new(&["defragSkipUnschedulable"], |note: &Note<'_>| {
-        DefragSkipUnschedulable::parse(note.text).map(tf)
-    });
+    Grammar::new(&["defragSkipUnschedulable"], |note: &Note<'_>| DefragSkipUnschedulable::parse(note.text).map(tf));
 
 /// Grammar of `DefragPodEvictFailed`.
 pub(crate) static DEFRAG_POD_EVICT_FAILED: Grammar =
-    Grammar::new(&["defragPodEvictFailed"], |note: &Note<'_>| {
-        DefragPodEvictFailed::parse(note.text).map(tf)
-    });
+    Grammar::new(&["defragPodEvictFailed"], |note: &Note<'_>| DefragPodEvictFailed::parse(note.text).map(tf));
 
 /// Grammar of `DefragNodeEvictSkip`.
 pub(crate) static DEFRAG_NODE_EVICT_SKIP: Grammar =
-    Grammar::new(&["defragNodeEvictSkip"], |note: &Note<'_>| {
-        DefragNodeEvictSkip::parse(note.text).map(tf)
-    });
+    Grammar::new(&["defragNodeEvictSkip"], |note: &Note<'_>| DefragNodeEvictSkip::parse(note.text).map(tf));
 
 /// Grammar of `DefragAbortNode`.
 pub(crate) static DEFRAG_ABORT_NODE: Grammar =
-    Grammar::new(&["defragAbortNode"], |note: &Note<'_>| {
-        DefragAbortNode::parse(note.text).map(tf)
-    });
+    Grammar::new(&["defragAbortNode"], |note: &Note<'_>| DefragAbortNode::parse(note.text).map(tf));
 
 /// Grammar of `DefragConfigInvalid`.
 pub(crate) static DEFRAG_CONFIG_INVALID: Grammar =
-    Grammar::new(&["defragConfigInvalid"], |note: &Note<'_>| {
-        DefragConfigInvalid::parse(note.text).map(tf)
-    });
+    Grammar::new(&["defragConfigInvalid"], |note: &Note<'_>| DefragConfigInvalid::parse(note.text).map(tf));
 
 #[cfg(test)]
 mod tests {
@@ -1038,43 +912,26 @@ mod tests {
         let d = DefragStarted::parse("defrag step started at yesterday").unwrap();
         assert_eq!(d.time, None);
         assert_eq!(d.render(), "defrag step started at yesterday");
-        assert_eq!(
-            DefragStarted::parse("defrag run started at 2026-08-20T03:00:00Z"),
-            None
-        );
+        assert_eq!(DefragStarted::parse("defrag run started at 2026-08-20T03:00:00Z"), None);
 
         let note = "defrag step finished: candidates=3 processed=2 evicted=4 failed=0 unmovable=1 pdbBlocked=0 missingPdb=0 freshSkip=0 deadline=false";
         let d = DefragFinished::parse(note).unwrap();
         assert_eq!(d.counters(), [3, 2, 4, 0, 1, 0, 0, 0]);
         assert!(!d.deadline);
         assert_eq!(d.render(), note);
-        assert!(
-            DefragFinished::parse(&note.replace("false", "true"))
-                .unwrap()
-                .deadline
-        );
+        assert!(DefragFinished::parse(&note.replace("false", "true")).unwrap().deadline);
         assert_eq!(DefragFinished::parse(&note.replace("false", "no")), None);
         assert_eq!(DefragFinished::parse(&note.replace("=3 ", "=03 ")), None);
     }
 
     #[test]
     fn evicted_and_pdb() {
-        let d = DefragPodEvicted::parse("evicted pod ml/llama-0 on node gpu-node-3 for defrag")
-            .unwrap();
-        assert_eq!(
-            (d.namespace.as_str(), d.pod.as_str(), d.node.as_str()),
-            ("ml", "llama-0", "gpu-node-3")
-        );
-        assert_eq!(
-            DefragPodEvicted::parse("evicted pod ml/llama-0 on node gpu-node-3"),
-            None
-        );
+        let d = DefragPodEvicted::parse("evicted pod ml/llama-0 on node gpu-node-3 for defrag").unwrap();
+        assert_eq!((d.namespace.as_str(), d.pod.as_str(), d.node.as_str()), ("ml", "llama-0", "gpu-node-3"));
+        assert_eq!(DefragPodEvicted::parse("evicted pod ml/llama-0 on node gpu-node-3"), None);
 
         let d = DefragSkipMissingPdb::parse("node gpu-node-3 skipped from defrag: pod ml/llama-0 has no PodDisruptionBudget covering it; please add a PDB to enable safe defrag").unwrap();
-        assert_eq!(
-            (d.node.as_str(), d.namespace.as_str(), d.pod.as_str()),
-            ("gpu-node-3", "ml", "llama-0")
-        );
+        assert_eq!((d.node.as_str(), d.namespace.as_str(), d.pod.as_str()), ("gpu-node-3", "ml", "llama-0"));
         assert_eq!(
             DefragSkipMissingPdb::parse(
                 "node gpu-node-3 skipped from defrag: pod ml/llama-0 has no PodDisruptionBudget covering it"
@@ -1095,8 +952,7 @@ mod tests {
             ),
             ("ml", "llama-0", "ml", "llama-pdb", 0)
         );
-        let d = DefragSkipPdbBlocked::parse("node n skipped before eviction: list PDBs: timeout")
-            .unwrap();
+        let d = DefragSkipPdbBlocked::parse("node n skipped before eviction: list PDBs: timeout").unwrap();
         assert_eq!(d.block, None);
         assert_eq!(d.reason, "list PDBs: timeout");
         assert_eq!(DefragSkipPdbBlocked::parse("node n skipped: x"), None);
@@ -1121,16 +977,7 @@ mod tests {
                 reason: "targetUtil=0.25 sourceUtil=0.50".into(),
             }]
         );
-        assert_eq!(
-            p.budget,
-            [NodeBudget {
-                node: "gpu-node-1".into(),
-                t: 8,
-                u: 2,
-                f: 6,
-                d: 0
-            }]
-        );
+        assert_eq!(p.budget, [NodeBudget { node: "gpu-node-1".into(), t: 8, u: 2, f: 6, d: 0 }]);
         assert!(p.excluded.is_empty() && p.scheduler.is_none() && p.reason.is_none());
     }
 
@@ -1139,30 +986,19 @@ mod tests {
         let summary = "pod=ml/llama-0 feasible=0 budgetTargets=3 topRejects=gpu-node-1:scheduler-filter(node(s) didn't match Pod's node affinity, taint x),gpu-node-2:allocator-filter(no gpu (vram) left),gpu-node-3:not-in-budget(excluded) budget=gpu-node-1(t=8,u=8,f=0,d=0),gpu-node-2(t=4,u=4,f=0,d=1) excluded=gpu-node-4(empty node (t=4,u=0,f=4,d=0)),gpu-node-5(no pool GPUs (label mismatch)),gpu-node-6(deletion-marked)";
         let p = PlacementSummary::parse(summary);
         assert_eq!(p.form, SummaryForm::Placement);
-        let rejects: Vec<_> = p
-            .top_rejects
-            .iter()
-            .map(|r| (r.target.as_str(), r.stage.as_str(), r.reason.as_str()))
-            .collect();
+        let rejects: Vec<_> =
+            p.top_rejects.iter().map(|r| (r.target.as_str(), r.stage.as_str(), r.reason.as_str())).collect();
         assert_eq!(
             rejects,
             [
-                (
-                    "gpu-node-1",
-                    "scheduler-filter",
-                    "node(s) didn't match Pod's node affinity, taint x"
-                ),
+                ("gpu-node-1", "scheduler-filter", "node(s) didn't match Pod's node affinity, taint x"),
                 ("gpu-node-2", "allocator-filter", "no gpu (vram) left"),
                 ("gpu-node-3", "not-in-budget", "excluded"),
             ]
         );
         assert_eq!(p.budget.len(), 2);
         assert_eq!(p.budget[1].d, 1);
-        let excluded: Vec<_> = p
-            .excluded
-            .iter()
-            .map(|e| (e.node.as_str(), e.why.as_str()))
-            .collect();
+        let excluded: Vec<_> = p.excluded.iter().map(|e| (e.node.as_str(), e.why.as_str())).collect();
         assert_eq!(
             excluded,
             [
@@ -1175,18 +1011,14 @@ mod tests {
         let p = PlacementSummary::parse(
             "pod=ml/a feasible=0 budgetTargets=0 scheduler=0/3 nodes are available: 3 Insufficient cpu.,preemption: none",
         );
-        assert_eq!(
-            p.scheduler.as_deref(),
-            Some("0/3 nodes are available: 3 Insufficient cpu.,preemption: none")
-        );
+        assert_eq!(p.scheduler.as_deref(), Some("0/3 nodes are available: 3 Insufficient cpu.,preemption: none"));
         let p = PlacementSummary::parse(
             "pod=ml/a feasible=0 budgetTargets=0 reason=no feasible defrag target excluded=n1(not in scheduler snapshot)",
         );
         assert_eq!(p.reason.as_deref(), Some("no feasible defrag target"));
         assert_eq!(p.excluded[0].why, "not in scheduler snapshot");
 
-        let p =
-            PlacementSummary::parse("current TF workers cannot be jointly placed on other nodes");
+        let p = PlacementSummary::parse("current TF workers cannot be jointly placed on other nodes");
         assert_eq!(p.form, SummaryForm::NotJointlyPlaceable);
         let p = PlacementSummary::parse(
             "current TF workers cannot be jointly placed; feasible=0 budgetTargets=2 excluded=n1(defrag-source-marked)",
@@ -1218,19 +1050,12 @@ mod tests {
         assert_eq!(d.namespace.as_deref(), Some("ml"));
         assert_eq!(d.pod.as_deref(), Some("llama-0"));
         assert_eq!(d.node, "gpu-node-3");
-        assert_eq!(
-            d.error,
-            "Cannot evict pod as it would violate the pod's disruption budget."
-        );
+        assert_eq!(d.error, "Cannot evict pod as it would violate the pod's disruption budget.");
         assert_eq!(d.render(), note);
 
-        let note =
-            "failed to mark node gpu-node-3 as defrag source: conflict (node eviction aborted)";
+        let note = "failed to mark node gpu-node-3 as defrag source: conflict (node eviction aborted)";
         let d = DefragPodEvictFailed::parse(note).unwrap();
-        assert_eq!(
-            (d.form, d.node.as_str(), d.pod.as_deref()),
-            (EvictFailureForm::MarkSource, "gpu-node-3", None)
-        );
+        assert_eq!((d.form, d.node.as_str(), d.pod.as_deref()), (EvictFailureForm::MarkSource, "gpu-node-3", None));
         assert_eq!(d.render(), note);
 
         let note = "evicted pod ml/llama-0 on node gpu-node-3 but failed to mark defrag label: conflict (node eviction aborted)";
@@ -1239,33 +1064,20 @@ mod tests {
         assert_eq!(d.error, "conflict");
         assert_eq!(d.render(), note);
 
-        assert_eq!(
-            DefragPodEvictFailed::parse("failed to evict pod ml/llama-0 on node gpu-node-3: x"),
-            None
-        );
+        assert_eq!(DefragPodEvictFailed::parse("failed to evict pod ml/llama-0 on node gpu-node-3: x"), None);
 
         let d = DefragNodeEvictSkip::parse(
             "node gpu-node-3 added to defrag evict-skip list after eviction failure: <error>",
         )
         .unwrap();
-        assert_eq!(
-            (d.node.as_str(), d.error.as_str()),
-            ("gpu-node-3", "<error>")
-        );
-        assert_eq!(
-            DefragNodeEvictSkip::parse("node gpu-node-3 added to defrag evict-skip list"),
-            None
-        );
+        assert_eq!((d.node.as_str(), d.error.as_str()), ("gpu-node-3", "<error>"));
+        assert_eq!(DefragNodeEvictSkip::parse("node gpu-node-3 added to defrag evict-skip list"), None);
     }
 
     #[test]
     fn abort_forms() {
         for (note, form, error) in [
-            (
-                "node gpu-node-3: eviction aborted",
-                AbortForm::EvictionAborted,
-                None,
-            ),
+            ("node gpu-node-3: eviction aborted", AbortForm::EvictionAborted, None),
             (
                 "node gpu-node-3 aborted: simulation error: scheduler vendor patch missing",
                 AbortForm::SimulationError,
@@ -1278,27 +1090,16 @@ mod tests {
             ),
         ] {
             let d = DefragAbortNode::parse(note).unwrap();
-            assert_eq!(
-                (d.form, d.node.as_str(), d.error.as_deref()),
-                (form, "gpu-node-3", error)
-            );
+            assert_eq!((d.form, d.node.as_str(), d.error.as_deref()), (form, "gpu-node-3", error));
             assert_eq!(d.render(), note);
         }
-        assert_eq!(
-            DefragAbortNode::parse(
-                "node gpu-node-3: eviction aborted; label retained for stale cleanup"
-            ),
-            None
-        );
+        assert_eq!(DefragAbortNode::parse("node gpu-node-3: eviction aborted; label retained for stale cleanup"), None);
     }
 
     #[test]
     fn config_errors() {
         for (error, cause) in [
-            (
-                "timezone is required (e.g. \"UTC\" or \"Asia/Shanghai\")",
-                DefragConfigError::TimezoneRequired,
-            ),
+            ("timezone is required (e.g. \"UTC\" or \"Asia/Shanghai\")", DefragConfigError::TimezoneRequired),
             (
                 "invalid timezone \"Mars/Base\": unknown time zone Mars/Base (check IANA name; image needs tzdata or binary must embed time/tzdata)",
                 DefragConfigError::InvalidTimezone {

@@ -78,11 +78,7 @@ pub enum NoteWording {
 
 /// One `NodeExpansionCheck` wording: outcome, line, and the text (with `%v` for the error).
 const CHECK_WORDINGS: [(ExpansionOutcome, NoteWording, &str); 11] = [
-    (
-        ExpansionOutcome::Scheduled,
-        NoteWording::Main,
-        "new node provisioned and pod scheduled successfully",
-    ),
+    (ExpansionOutcome::Scheduled, NoteWording::Main, "new node provisioned and pod scheduled successfully"),
     (
         ExpansionOutcome::DelegateToKarpenter,
         NoteWording::Main,
@@ -128,11 +124,7 @@ const CHECK_WORDINGS: [(ExpansionOutcome, NoteWording, &str); 11] = [
         NoteWording::Main,
         "pod scheduling failure not due to GPU resources, manual check required",
     ),
-    (
-        ExpansionOutcome::ScheduleTimeout,
-        NoteWording::Main,
-        "failed to schedule pod after 10 minutes",
-    ),
+    (ExpansionOutcome::ScheduleTimeout, NoteWording::Main, "failed to schedule pod after 10 minutes"),
 ];
 
 /// The node expander's verdict on a pending Pod (handler.go:82-338 @3e0a490; v1 wording
@@ -162,21 +154,11 @@ impl NodeExpansionCheck {
     /// dropped for outcomes whose notes carry none (all but `DelegateToKarpenter`).
     pub fn new(outcome: ExpansionOutcome, error: Option<&str>, wording: NoteWording) -> Self {
         let has = |wanted: fn(NoteWording, &str) -> bool| {
-            CHECK_WORDINGS
-                .iter()
-                .any(|(o, w, format)| *o == outcome && wanted(*w, format))
+            CHECK_WORDINGS.iter().any(|(o, w, format)| *o == outcome && wanted(*w, format))
         };
-        let wording = if has(|w, _| w == NoteWording::V1) {
-            wording
-        } else {
-            NoteWording::Main
-        };
+        let wording = if has(|w, _| w == NoteWording::V1) { wording } else { NoteWording::Main };
         let error = error.filter(|_| has(|_, format| format.contains('%')));
-        NodeExpansionCheck {
-            outcome,
-            error: error.map(str::to_owned),
-            wording,
-        }
+        NodeExpansionCheck { outcome, error: error.map(str::to_owned), wording }
     }
 
     /// Parse a note (no `action` known).
@@ -187,16 +169,14 @@ impl NodeExpansionCheck {
     /// Parse a note with the event's `action`, which must agree with the note when it names a
     /// known outcome.
     pub fn parse_with_action(note: &str, action: Option<&str>) -> Option<Self> {
-        let found = CHECK_WORDINGS
-            .iter()
-            .find_map(|&(outcome, wording, format)| {
-                if format.contains('%') {
-                    let [error] = captures(format, note)?;
-                    Some(Self::new(outcome, Some(error), wording))
-                } else {
-                    (format == note).then(|| Self::new(outcome, None, wording))
-                }
-            })?;
+        let found = CHECK_WORDINGS.iter().find_map(|&(outcome, wording, format)| {
+            if format.contains('%') {
+                let [error] = captures(format, note)?;
+                Some(Self::new(outcome, Some(error), wording))
+            } else {
+                (format == note).then(|| Self::new(outcome, None, wording))
+            }
+        })?;
         match action.and_then(ExpansionOutcome::from_action) {
             Some(expected) if expected != found.outcome => None,
             _ => Some(found),
@@ -213,17 +193,12 @@ impl NodeExpansionCheck {
                 .map(|(_, _, format)| *format)
                 .max_by_key(|format| format.contains('%') == wants_error)
         };
-        pick(self.wording)
-            .or_else(|| pick(NoteWording::Main))
-            .unwrap_or_default()
+        pick(self.wording).or_else(|| pick(NoteWording::Main)).unwrap_or_default()
     }
 
     /// The note as TensorFusion writes it.
     pub fn render(&self) -> String {
-        fill(
-            self.format(),
-            &[Arg::Text(self.error.as_deref().unwrap_or_default())],
-        )
+        fill(self.format(), &[Arg::Text(self.error.as_deref().unwrap_or_default())])
     }
 }
 
@@ -261,17 +236,13 @@ pub struct NodeExpansionCompleted {
 
 impl NodeExpansionCompleted {
     /// The Go format for a GPUNodeClaim.
-    pub const GPU_NODE_CLAIM_FORMAT: &'static str =
-        "created new GPUNodeClaim for node expansion: %s";
+    pub const GPU_NODE_CLAIM_FORMAT: &'static str = "created new GPUNodeClaim for node expansion: %s";
     /// The Go format for a Karpenter NodeClaim.
     pub const NODE_CLAIM_FORMAT: &'static str = "created new NodeClaim for node expansion: %s";
 
     /// From the claim kind and name.
     pub fn new(claim: ClaimKind, name: &str) -> Self {
-        NodeExpansionCompleted {
-            claim,
-            name: name.to_owned(),
-        }
+        NodeExpansionCompleted { claim, name: name.to_owned() }
     }
 
     /// Parse a note of either format.
@@ -320,8 +291,7 @@ pub struct NodeExpansionFailed {
 
 impl NodeExpansionFailed {
     /// The fixed note when no node type fits.
-    pub const NO_FIT_NOTE: &'static str =
-        "failed to satisfy the pending pod, no potential GPU nodes can fit";
+    pub const NO_FIT_NOTE: &'static str = "failed to satisfy the pending pod, no potential GPU nodes can fit";
     /// The Go format when creating a GPUNodeClaim failed.
     pub const GPU_NODE_CLAIM_FORMAT: &'static str = "failed to create new GPUNodeClaim: %v";
     /// The Go format when creating a Karpenter NodeClaim failed.
@@ -355,10 +325,7 @@ impl NodeExpansionFailed {
             ExpansionFailure::CreateGpuNodeClaim => Self::GPU_NODE_CLAIM_FORMAT,
             ExpansionFailure::CreateNodeClaim => Self::NODE_CLAIM_FORMAT,
         };
-        fill(
-            format,
-            &[Arg::Text(self.error.as_deref().unwrap_or_default())],
-        )
+        fill(format, &[Arg::Text(self.error.as_deref().unwrap_or_default())])
     }
 }
 
@@ -374,13 +341,12 @@ pub struct NodeExpansionCandidateFailed {
 
 impl NodeExpansionCandidateFailed {
     /// The Go format.
-    pub const FORMAT: &'static str = "Karpenter NodeClaim %s failed due to insufficient capacity; trying the next expansion preference";
+    pub const FORMAT: &'static str =
+        "Karpenter NodeClaim %s failed due to insufficient capacity; trying the next expansion preference";
 
     /// From the NodeClaim name.
     pub fn new(node_claim: &str) -> Self {
-        NodeExpansionCandidateFailed {
-            node_claim: node_claim.to_owned(),
-        }
+        NodeExpansionCandidateFailed { node_claim: node_claim.to_owned() }
     }
 
     /// Parse a note of this format.
@@ -396,22 +362,17 @@ impl NodeExpansionCandidateFailed {
 }
 
 /// Grammar of `NodeExpansionCheck` (uses the event's `action`).
-pub(crate) static NODE_EXPANSION_CHECK: Grammar =
-    Grammar::new(&["nodeExpansionCheck"], |note: &Note<'_>| {
-        NodeExpansionCheck::parse_with_action(note.text, note.action).map(tf)
-    });
+pub(crate) static NODE_EXPANSION_CHECK: Grammar = Grammar::new(&["nodeExpansionCheck"], |note: &Note<'_>| {
+    NodeExpansionCheck::parse_with_action(note.text, note.action).map(tf)
+});
 
 /// Grammar of `NodeExpansionCompleted`.
 pub(crate) static NODE_EXPANSION_COMPLETED: Grammar =
-    Grammar::new(&["nodeExpansionCompleted"], |note: &Note<'_>| {
-        NodeExpansionCompleted::parse(note.text).map(tf)
-    });
+    Grammar::new(&["nodeExpansionCompleted"], |note: &Note<'_>| NodeExpansionCompleted::parse(note.text).map(tf));
 
 /// Grammar of `NodeExpansionFailed`.
 pub(crate) static NODE_EXPANSION_FAILED: Grammar =
-    Grammar::new(&["nodeExpansionFailed"], |note: &Note<'_>| {
-        NodeExpansionFailed::parse(note.text).map(tf)
-    });
+    Grammar::new(&["nodeExpansionFailed"], |note: &Note<'_>| NodeExpansionFailed::parse(note.text).map(tf));
 
 /// Grammar of `NodeExpansionCandidateFailed`.
 pub(crate) static NODE_EXPANSION_CANDIDATE_FAILED: Grammar =
@@ -433,14 +394,8 @@ mod tests {
             assert_eq!(d.render(), note);
             // The matching action is accepted, another known one is not.
             assert!(NodeExpansionCheck::parse_with_action(&note, Some(outcome.action())).is_some());
-            let other = ExpansionOutcome::ALL
-                .into_iter()
-                .find(|o| *o != outcome)
-                .unwrap();
-            assert_eq!(
-                NodeExpansionCheck::parse_with_action(&note, Some(other.action())),
-                None
-            );
+            let other = ExpansionOutcome::ALL.into_iter().find(|o| *o != outcome).unwrap();
+            assert_eq!(NodeExpansionCheck::parse_with_action(&note, Some(other.action())), None);
             // An action the catalogue does not know does not decide anything.
             assert!(NodeExpansionCheck::parse_with_action(&note, Some("Other")).is_some());
         }
@@ -456,71 +411,39 @@ mod tests {
         assert_eq!(d.outcome, ExpansionOutcome::DelegateToKarpenter);
         assert_eq!(d.error.as_deref(), Some("scheduler framework not found"));
         assert_eq!(d.wording, NoteWording::Main);
-        let d = NodeExpansionCheck::parse(
-            "can not schedule on any nodes, manual check required, 0 fit nodes",
-        )
-        .unwrap();
-        assert_eq!(
-            (d.outcome, d.wording, d.error),
-            (ExpansionOutcome::DelegateToKarpenter, NoteWording::V1, None)
-        );
+        let d = NodeExpansionCheck::parse("can not schedule on any nodes, manual check required, 0 fit nodes").unwrap();
+        assert_eq!((d.outcome, d.wording, d.error), (ExpansionOutcome::DelegateToKarpenter, NoteWording::V1, None));
         let d = NodeExpansionCheck::parse_with_action(
             "fit GPU resources, pod should be scheduled now or whiles later on existing/provisioning nodes",
             None,
         )
         .unwrap();
-        assert_eq!(
-            (d.outcome, d.wording),
-            (ExpansionOutcome::Schedulable, NoteWording::V1)
-        );
+        assert_eq!((d.outcome, d.wording), (ExpansionOutcome::Schedulable, NoteWording::V1));
         assert_eq!(NodeExpansionCheck::parse("new node provisioned"), None);
-        assert_eq!(
-            NodeExpansionCheck::parse("failed to schedule pod after 10 minutes."),
-            None
-        );
+        assert_eq!(NodeExpansionCheck::parse("failed to schedule pod after 10 minutes."), None);
         // A wording the line does not have renders main's.
         let d = NodeExpansionCheck::new(ExpansionOutcome::NoGpuNodes, None, NoteWording::V1);
-        assert_eq!(
-            d.render(),
-            "all schedulable nodes are none GPU nodes, manual check required"
-        );
+        assert_eq!(d.render(), "all schedulable nodes are none GPU nodes, manual check required");
     }
 
     #[test]
     fn completed_failed_candidate() {
-        let d = NodeExpansionCompleted::parse(
-            "created new NodeClaim for node expansion: tensor-fusion-x8k2mq9vbt",
-        )
-        .unwrap();
-        assert_eq!(
-            (d.claim, d.name.as_str()),
-            (ClaimKind::NodeClaim, "tensor-fusion-x8k2mq9vbt")
-        );
-        let d = NodeExpansionCompleted::parse(
-            "created new GPUNodeClaim for node expansion: pool-a-k2j4h5g6",
-        )
-        .unwrap();
+        let d = NodeExpansionCompleted::parse("created new NodeClaim for node expansion: tensor-fusion-x8k2mq9vbt")
+            .unwrap();
+        assert_eq!((d.claim, d.name.as_str()), (ClaimKind::NodeClaim, "tensor-fusion-x8k2mq9vbt"));
+        let d = NodeExpansionCompleted::parse("created new GPUNodeClaim for node expansion: pool-a-k2j4h5g6").unwrap();
         assert_eq!(d.claim, ClaimKind::GpuNodeClaim);
-        assert_eq!(
-            NodeExpansionCompleted::parse("created new Claim for node expansion: x"),
-            None
-        );
+        assert_eq!(NodeExpansionCompleted::parse("created new Claim for node expansion: x"), None);
 
         let d = NodeExpansionFailed::parse(NodeExpansionFailed::NO_FIT_NOTE).unwrap();
-        assert_eq!(
-            (d.failure, d.error),
-            (ExpansionFailure::NoFittingNodeType, None)
-        );
+        assert_eq!((d.failure, d.error), (ExpansionFailure::NoFittingNodeType, None));
         let d = NodeExpansionFailed::parse("failed to create new GPUNodeClaim: forbidden").unwrap();
         assert_eq!(d.failure, ExpansionFailure::CreateGpuNodeClaim);
         assert_eq!(d.error.as_deref(), Some("forbidden"));
         let d = NodeExpansionFailed::parse("failed to create new NodeClaim: quota").unwrap();
         assert_eq!(d.failure, ExpansionFailure::CreateNodeClaim);
         assert_eq!(d.render(), "failed to create new NodeClaim: quota");
-        assert_eq!(
-            NodeExpansionFailed::parse("failed to create new Node: x"),
-            None
-        );
+        assert_eq!(NodeExpansionFailed::parse("failed to create new Node: x"), None);
 
         let d = NodeExpansionCandidateFailed::parse(
             "Karpenter NodeClaim tensor-fusion-abc failed due to insufficient capacity; trying the next expansion preference",
@@ -528,9 +451,7 @@ mod tests {
         .unwrap();
         assert_eq!(d.node_claim, "tensor-fusion-abc");
         assert_eq!(
-            NodeExpansionCandidateFailed::parse(
-                "Karpenter NodeClaim x failed due to insufficient capacity"
-            ),
+            NodeExpansionCandidateFailed::parse("Karpenter NodeClaim x failed due to insufficient capacity"),
             None
         );
     }

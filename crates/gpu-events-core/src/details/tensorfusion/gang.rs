@@ -39,15 +39,10 @@ impl PodGroupKey {
     pub fn new(key: &str) -> Self {
         let mut parts = key.split('/');
         let found = [parts.next(), parts.next(), parts.next(), parts.next()];
-        let shaped = parts.next().is_none()
-            && found[1].is_some()
-            && found.iter().flatten().all(|part| !part.is_empty());
+        let shaped =
+            parts.next().is_none() && found[1].is_some() && found.iter().flatten().all(|part| !part.is_empty());
         let part = |i: usize| {
-            if shaped {
-                found.get(i).copied().flatten().map(str::to_owned)
-            } else {
-                None
-            }
+            if shaped { found.get(i).copied().flatten().map(str::to_owned) } else { None }
         };
         PodGroupKey {
             key: key.to_owned(),
@@ -74,9 +69,7 @@ impl GangWaitingInGroup {
 
     /// From the group key.
     pub fn new(group: &str) -> Self {
-        GangWaitingInGroup {
-            group: PodGroupKey::new(group),
-        }
+        GangWaitingInGroup { group: PodGroupKey::new(group) }
     }
 
     /// Parse a note of this format.
@@ -106,9 +99,7 @@ impl GangMembersReady {
 
     /// From the group key.
     pub fn new(group: &str) -> Self {
-        GangMembersReady {
-            group: PodGroupKey::new(group),
-        }
+        GangMembersReady { group: PodGroupKey::new(group) }
     }
 
     /// Parse a note of this format.
@@ -138,9 +129,7 @@ impl GangTimeout {
 
     /// From the group key.
     pub fn new(group: &str) -> Self {
-        GangTimeout {
-            group: PodGroupKey::new(group),
-        }
+        GangTimeout { group: PodGroupKey::new(group) }
     }
 
     /// Parse a note of this format.
@@ -178,18 +167,12 @@ impl GangMembersWaiting {
     /// Parse a note of this format.
     pub fn parse(note: &str) -> Option<Self> {
         let [ready, required] = captures(Self::FORMAT, note)?;
-        Some(GangMembersWaiting {
-            ready: go_uint(ready)?,
-            required: go_uint(required)?,
-        })
+        Some(GangMembersWaiting { ready: go_uint(ready)?, required: go_uint(required)? })
     }
 
     /// The note as TensorFusion writes it.
     pub fn render(&self) -> String {
-        fill(
-            Self::FORMAT,
-            &[Arg::Int(self.ready.into()), Arg::Int(self.required.into())],
-        )
+        fill(Self::FORMAT, &[Arg::Int(self.ready.into()), Arg::Int(self.required.into())])
     }
 }
 
@@ -210,10 +193,7 @@ impl PodGroupScheduled {
 
     /// From the group key and member count.
     pub fn new(group: &str, members: u32) -> Self {
-        PodGroupScheduled {
-            group: PodGroupKey::new(group),
-            members,
-        }
+        PodGroupScheduled { group: PodGroupKey::new(group), members }
     }
 
     /// Parse a note of this format (the group key may contain anything).
@@ -224,10 +204,7 @@ impl PodGroupScheduled {
 
     /// The note as TensorFusion writes it.
     pub fn render(&self) -> String {
-        fill(
-            Self::FORMAT,
-            &[Arg::Text(&self.group.key), Arg::Int(self.members.into())],
-        )
+        fill(Self::FORMAT, &[Arg::Text(&self.group.key), Arg::Int(self.members.into())])
     }
 }
 
@@ -250,11 +227,7 @@ impl PodGroupTimedOut {
 
     /// From the group key and the two counts.
     pub fn new(group: &str, ready: u32, required: u32) -> Self {
-        PodGroupTimedOut {
-            group: PodGroupKey::new(group),
-            ready,
-            required,
-        }
+        PodGroupTimedOut { group: PodGroupKey::new(group), ready, required }
     }
 
     /// Parse a note of this format (the group key may contain anything).
@@ -265,14 +238,7 @@ impl PodGroupTimedOut {
 
     /// The note as TensorFusion writes it.
     pub fn render(&self) -> String {
-        fill(
-            Self::FORMAT,
-            &[
-                Arg::Text(&self.group.key),
-                Arg::Int(self.ready.into()),
-                Arg::Int(self.required.into()),
-            ],
-        )
+        fill(Self::FORMAT, &[Arg::Text(&self.group.key), Arg::Int(self.ready.into()), Arg::Int(self.required.into())])
     }
 }
 
@@ -290,15 +256,11 @@ pub struct GangStrictRejected {
 
 impl GangStrictRejected {
     /// The Go format.
-    pub const FORMAT: &'static str =
-        "Gang group %s rejected because member %s could not be scheduled";
+    pub const FORMAT: &'static str = "Gang group %s rejected because member %s could not be scheduled";
 
     /// From the group key and the member Pod's name.
     pub fn new(group: &str, member: &str) -> Self {
-        GangStrictRejected {
-            group: PodGroupKey::new(group),
-            member: member.to_owned(),
-        }
+        GangStrictRejected { group: PodGroupKey::new(group), member: member.to_owned() }
     }
 
     /// Parse a note of this format (the group key may contain anything; the Pod name may not
@@ -310,47 +272,32 @@ impl GangStrictRejected {
 
     /// The note as TensorFusion writes it.
     pub fn render(&self) -> String {
-        fill(
-            Self::FORMAT,
-            &[Arg::Text(&self.group.key), Arg::Text(&self.member)],
-        )
+        fill(Self::FORMAT, &[Arg::Text(&self.group.key), Arg::Text(&self.member)])
     }
 }
 
 /// Grammar of `GangWaitingForMembers` from either reporter (plugin group note or gang manager
 /// counts).
-pub(crate) static GANG_MEMBERS_WAITING: Grammar = Grammar::new(
-    &["gangMembersWaiting", "gangWaitingInGroup"],
-    |note: &Note<'_>| {
-        GangMembersWaiting::parse(note.text)
-            .map(tf)
-            .or_else(|| GangWaitingInGroup::parse(note.text).map(tf))
-    },
-);
+pub(crate) static GANG_MEMBERS_WAITING: Grammar =
+    Grammar::new(&["gangMembersWaiting", "gangWaitingInGroup"], |note: &Note<'_>| {
+        GangMembersWaiting::parse(note.text).map(tf).or_else(|| GangWaitingInGroup::parse(note.text).map(tf))
+    });
 
 /// Grammar of `GangScheduled` from either reporter.
-pub(crate) static GANG_SCHEDULED: Grammar = Grammar::new(
-    &["gangMembersReady", "podGroupScheduled"],
-    |note: &Note<'_>| {
-        GangMembersReady::parse(note.text)
-            .map(tf)
-            .or_else(|| PodGroupScheduled::parse(note.text).map(tf))
-    },
-);
+pub(crate) static GANG_SCHEDULED: Grammar =
+    Grammar::new(&["gangMembersReady", "podGroupScheduled"], |note: &Note<'_>| {
+        GangMembersReady::parse(note.text).map(tf).or_else(|| PodGroupScheduled::parse(note.text).map(tf))
+    });
 
 /// Grammar of `GangSchedulingTimeout` from either reporter.
 pub(crate) static GANG_SCHEDULING_TIMEOUT: Grammar =
     Grammar::new(&["gangTimeout", "podGroupTimedOut"], |note: &Note<'_>| {
-        GangTimeout::parse(note.text)
-            .map(tf)
-            .or_else(|| PodGroupTimedOut::parse(note.text).map(tf))
+        GangTimeout::parse(note.text).map(tf).or_else(|| PodGroupTimedOut::parse(note.text).map(tf))
     });
 
 /// Grammar of `GangStrictRejected`.
 pub(crate) static GANG_STRICT_REJECTED: Grammar =
-    Grammar::new(&["gangStrictRejected"], |note: &Note<'_>| {
-        GangStrictRejected::parse(note.text).map(tf)
-    });
+    Grammar::new(&["gangStrictRejected"], |note: &Note<'_>| GangStrictRejected::parse(note.text).map(tf));
 
 #[cfg(test)]
 mod tests {
@@ -371,13 +318,7 @@ mod tests {
         assert_eq!(key.pod_group, None);
         let key = PodGroupKey::new("ml/train/workers/r-0");
         assert_eq!(
-            [
-                &key.namespace,
-                &key.workload,
-                &key.pod_group,
-                &key.replica_key
-            ]
-            .map(|p| p.as_deref()),
+            [&key.namespace, &key.workload, &key.pod_group, &key.replica_key].map(|p| p.as_deref()),
             [Some("ml"), Some("train"), Some("workers"), Some("r-0")]
         );
         for opaque in ["my-gang", "a//b", "/a", "a/b/c/d/e", ""] {
@@ -390,8 +331,7 @@ mod tests {
 
     #[test]
     fn plugin_notes() {
-        let d =
-            GangWaitingInGroup::parse("Waiting for other members in group ml/llama-train").unwrap();
+        let d = GangWaitingInGroup::parse("Waiting for other members in group ml/llama-train").unwrap();
         assert_eq!(d.group.key, "ml/llama-train");
         assert_eq!(d.group.namespace.as_deref(), Some("ml"));
         let d = GangMembersReady::parse("All gang members ready for group ml/llama-train").unwrap();
@@ -406,55 +346,25 @@ mod tests {
         assert_eq!(d.group.key, "ml/llama-train");
         assert_eq!(d.member, "llama-train-worker-3");
 
-        assert_eq!(
-            GangWaitingInGroup::parse("Waiting for other members in grou x"),
-            None
-        );
-        assert_eq!(
-            GangMembersReady::parse("All gang members ready for group"),
-            None
-        );
-        assert_eq!(
-            GangStrictRejected::parse("Gang group g rejected because member m could not be"),
-            None
-        );
+        assert_eq!(GangWaitingInGroup::parse("Waiting for other members in grou x"), None);
+        assert_eq!(GangMembersReady::parse("All gang members ready for group"), None);
+        assert_eq!(GangStrictRejected::parse("Gang group g rejected because member m could not be"), None);
     }
 
     #[test]
     fn manager_notes() {
         let d = GangMembersWaiting::parse("Waiting for gang members: 2/4 ready").unwrap();
         assert_eq!((d.ready, d.required), (2, 4));
-        let d =
-            PodGroupTimedOut::parse("Pod group ml/llama-train timed out with 3/4 members ready")
-                .unwrap();
-        assert_eq!(
-            (d.group.key.as_str(), d.ready, d.required),
-            ("ml/llama-train", 3, 4)
-        );
-        let d =
-            PodGroupScheduled::parse("Pod group ml/llama-train scheduled with 4 members").unwrap();
+        let d = PodGroupTimedOut::parse("Pod group ml/llama-train timed out with 3/4 members ready").unwrap();
+        assert_eq!((d.group.key.as_str(), d.ready, d.required), ("ml/llama-train", 3, 4));
+        let d = PodGroupScheduled::parse("Pod group ml/llama-train scheduled with 4 members").unwrap();
         assert_eq!((d.group.key.as_str(), d.members), ("ml/llama-train", 4));
 
-        assert_eq!(
-            GangMembersWaiting::parse("Waiting for gang members: 2/4"),
-            None
-        );
-        assert_eq!(
-            GangMembersWaiting::parse("Waiting for gang members: 02/4 ready"),
-            None
-        );
-        assert_eq!(
-            GangMembersWaiting::parse("Waiting for gang members: -1/4 ready"),
-            None
-        );
-        assert_eq!(
-            PodGroupTimedOut::parse("Pod group g timed out with 3 members ready"),
-            None
-        );
-        assert_eq!(
-            PodGroupScheduled::parse("Pod group g scheduled with four members"),
-            None
-        );
+        assert_eq!(GangMembersWaiting::parse("Waiting for gang members: 2/4"), None);
+        assert_eq!(GangMembersWaiting::parse("Waiting for gang members: 02/4 ready"), None);
+        assert_eq!(GangMembersWaiting::parse("Waiting for gang members: -1/4 ready"), None);
+        assert_eq!(PodGroupTimedOut::parse("Pod group g timed out with 3 members ready"), None);
+        assert_eq!(PodGroupScheduled::parse("Pod group g scheduled with four members"), None);
     }
 
     #[test]
@@ -462,10 +372,7 @@ mod tests {
         for (grammar, notes) in [
             (
                 &GANG_MEMBERS_WAITING,
-                [
-                    "Waiting for other members in group ml/llama-train",
-                    "Waiting for gang members: 2/4 ready",
-                ],
+                ["Waiting for other members in group ml/llama-train", "Waiting for gang members: 2/4 ready"],
             ),
             (
                 &GANG_SCHEDULED,
@@ -482,10 +389,7 @@ mod tests {
                 ],
             ),
         ] {
-            let kinds: Vec<_> = notes
-                .iter()
-                .map(|n| round_trip(grammar, n).kind())
-                .collect();
+            let kinds: Vec<_> = notes.iter().map(|n| round_trip(grammar, n).kind()).collect();
             for kind in &kinds {
                 assert!(grammar.kinds.contains(kind), "{kind}");
             }
@@ -495,9 +399,6 @@ mod tests {
             &GANG_STRICT_REJECTED,
             "Gang group ml/llama-train rejected because member llama-train-worker-3 could not be scheduled",
         );
-        assert_eq!(
-            GANG_SCHEDULED.parse(&Note::new("Gang scheduling timeout for group x")),
-            Details::Unrecognized
-        );
+        assert_eq!(GANG_SCHEDULED.parse(&Note::new("Gang scheduling timeout for group x")), Details::Unrecognized);
     }
 }

@@ -37,61 +37,52 @@ use super::Details;
 pub use connection::{ConnectionReady, ConnectionUrl, ResourceScaled, ScaleDirection};
 pub use connection::{WorkerSelected, WorkerSelectionFailed};
 pub use defrag::{
-    AbortForm, DefragAbortNode, DefragConfigError, DefragConfigInvalid, DefragFinished,
-    DefragNodeEvictSkip, DefragPodEvictFailed, DefragPodEvicted, DefragSkipMissingPdb,
-    DefragSkipPdbBlocked, DefragSkipUnschedulable, DefragStarted, EvictFailureForm, ExcludedNode,
-    NodeBudget, PdbBlock, PlacementSummary, SummaryForm, TargetReject,
+    AbortForm, DefragAbortNode, DefragConfigError, DefragConfigInvalid, DefragFinished, DefragNodeEvictSkip,
+    DefragPodEvictFailed, DefragPodEvicted, DefragSkipMissingPdb, DefragSkipPdbBlocked, DefragSkipUnschedulable,
+    DefragStarted, EvictFailureForm, ExcludedNode, NodeBudget, PdbBlock, PlacementSummary, SummaryForm, TargetReject,
 };
 pub use expansion::{
-    ClaimKind, ExpansionFailure, ExpansionOutcome, NodeExpansionCandidateFailed,
-    NodeExpansionCheck, NodeExpansionCompleted, NodeExpansionFailed, NoteWording,
+    ClaimKind, ExpansionFailure, ExpansionOutcome, NodeExpansionCandidateFailed, NodeExpansionCheck,
+    NodeExpansionCompleted, NodeExpansionFailed, NoteWording,
 };
 pub use gang::{
-    GangMembersReady, GangMembersWaiting, GangStrictRejected, GangTimeout, GangWaitingInGroup,
-    PodGroupKey, PodGroupScheduled, PodGroupTimedOut,
+    GangMembersReady, GangMembersWaiting, GangStrictRejected, GangTimeout, GangWaitingInGroup, PodGroupKey,
+    PodGroupScheduled, PodGroupTimedOut,
 };
 pub use node::{DriverProbeFailed, HypervisorCrashLoopRecreate};
-pub use pool::{
-    Compaction, DumpedQuantity, MaxResourceConstraintReached, MaxResources, NodeCreated,
-};
+pub use pool::{Compaction, DumpedQuantity, MaxResourceConstraintReached, MaxResources, NodeCreated};
 pub use retired::{
     AlertFlag, AlertThresholdReached, CloudVendorParamEmpty, FailedWorkersWording, NodeNotFound,
-    NodeProvisionerNotFound, OrphanForm, OrphanedNode, RawError, ScheduleGpuFailed,
-    SelectingWorker, ThresholdAlert, WorkerFailed,
+    NodeProvisionerNotFound, OrphanForm, OrphanedNode, RawError, ScheduleGpuFailed, SelectingWorker, ThresholdAlert,
+    WorkerFailed,
 };
 pub use scheduling::{
-    CapacityError, CommitFailed, ContainerAllocationError, ContainerGpuAllocationFailed,
-    FilterError, GpuDeviceAllocated, GpuDeviceAllocatedFailed, GpuInterconnectTopologyUnsatisfied,
-    GpuQuotaOrCapacityNotEnough, PartitionMatchError, PartitionTemplateMatchFailed,
-    PodIndexAllocationPending, PreScheduleDone, ScheduleWithNativeGpu,
+    CapacityError, CommitFailed, ContainerAllocationError, ContainerGpuAllocationFailed, FilterError,
+    GpuDeviceAllocated, GpuDeviceAllocatedFailed, GpuInterconnectTopologyUnsatisfied, GpuQuotaOrCapacityNotEnough,
+    PartitionMatchError, PartitionTemplateMatchFailed, PodIndexAllocationPending, PreScheduleDone,
+    ScheduleWithNativeGpu,
 };
 
 pub(crate) use connection::{
-    CONNECTION_READY, RESOURCE_SCALED_DOWN, RESOURCE_SCALED_UP, WORKER_SELECTED,
-    WORKER_SELECTION_FAILED,
+    CONNECTION_READY, RESOURCE_SCALED_DOWN, RESOURCE_SCALED_UP, WORKER_SELECTED, WORKER_SELECTION_FAILED,
 };
 pub(crate) use defrag::{
-    DEFRAG_ABORT_NODE, DEFRAG_CONFIG_INVALID, DEFRAG_FINISHED, DEFRAG_NODE_EVICT_SKIP,
-    DEFRAG_POD_EVICT_FAILED, DEFRAG_POD_EVICTED, DEFRAG_SKIP_MISSING_PDB, DEFRAG_SKIP_PDB_BLOCKED,
-    DEFRAG_SKIP_UNSCHEDULABLE, DEFRAG_STARTED,
+    DEFRAG_ABORT_NODE, DEFRAG_CONFIG_INVALID, DEFRAG_FINISHED, DEFRAG_NODE_EVICT_SKIP, DEFRAG_POD_EVICT_FAILED,
+    DEFRAG_POD_EVICTED, DEFRAG_SKIP_MISSING_PDB, DEFRAG_SKIP_PDB_BLOCKED, DEFRAG_SKIP_UNSCHEDULABLE, DEFRAG_STARTED,
 };
 pub(crate) use expansion::{
-    NODE_EXPANSION_CANDIDATE_FAILED, NODE_EXPANSION_CHECK, NODE_EXPANSION_COMPLETED,
-    NODE_EXPANSION_FAILED,
+    NODE_EXPANSION_CANDIDATE_FAILED, NODE_EXPANSION_CHECK, NODE_EXPANSION_COMPLETED, NODE_EXPANSION_FAILED,
 };
-pub(crate) use gang::{
-    GANG_MEMBERS_WAITING, GANG_SCHEDULED, GANG_SCHEDULING_TIMEOUT, GANG_STRICT_REJECTED,
-};
+pub(crate) use gang::{GANG_MEMBERS_WAITING, GANG_SCHEDULED, GANG_SCHEDULING_TIMEOUT, GANG_STRICT_REJECTED};
 pub(crate) use node::{DRIVER_PROBE_FAILED, HYPERVISOR_CRASH_LOOP_RECREATE};
 pub(crate) use pool::{COMPACTION, MAX_RESOURCE_CONSTRAINT_REACHED, NODE_CREATED};
 pub(crate) use retired::{
-    ALERT_THRESHOLD_REACHED, CLOUD_VENDOR_PARAM_EMPTY, NODE_NOT_FOUND, NODE_PROVISIONER_NOT_FOUND,
-    ORPHANED_NODE, RAW_ERROR, SCHEDULE_GPU_FAILED, SELECTING_WORKER, WORKER_FAILED,
+    ALERT_THRESHOLD_REACHED, CLOUD_VENDOR_PARAM_EMPTY, NODE_NOT_FOUND, NODE_PROVISIONER_NOT_FOUND, ORPHANED_NODE,
+    RAW_ERROR, SCHEDULE_GPU_FAILED, SELECTING_WORKER, WORKER_FAILED,
 };
 pub(crate) use scheduling::{
-    COMMIT_FAILED, CONTAINER_GPU_ALLOCATION_FAILED, GPU_DEVICE_ALLOCATED,
-    GPU_DEVICE_ALLOCATED_FAILED, GPU_INTERCONNECT_TOPOLOGY_UNSATISFIED,
-    GPU_QUOTA_OR_CAPACITY_NOT_ENOUGH, PARTITION_TEMPLATE_MATCH_FAILED,
+    COMMIT_FAILED, CONTAINER_GPU_ALLOCATION_FAILED, GPU_DEVICE_ALLOCATED, GPU_DEVICE_ALLOCATED_FAILED,
+    GPU_INTERCONNECT_TOPOLOGY_UNSATISFIED, GPU_QUOTA_OR_CAPACITY_NOT_ENOUGH, PARTITION_TEMPLATE_MATCH_FAILED,
     POD_INDEX_ALLOCATION_PENDING, PRE_SCHEDULE_DONE, SCHEDULE_WITH_NATIVE_GPU,
 };
 
@@ -258,9 +249,8 @@ fn tf(details: impl Into<TensorFusionDetails>) -> Details {
 /// Stricter than `str::parse` so that rendering the number gives back the same text.
 fn go_uint<T: std::str::FromStr>(text: &str) -> Option<T> {
     let bytes = text.as_bytes();
-    let canonical = !bytes.is_empty()
-        && bytes.iter().all(u8::is_ascii_digit)
-        && (bytes.len() == 1 || bytes.first() != Some(&b'0'));
+    let canonical =
+        !bytes.is_empty() && bytes.iter().all(u8::is_ascii_digit) && (bytes.len() == 1 || bytes.first() != Some(&b'0'));
     if canonical { text.parse().ok() } else { None }
 }
 
@@ -318,20 +308,14 @@ fn rcaptures<'n, const N: usize>(format: &str, note: &'n str) -> Option<[&'n str
 /// stripped first, so the value may contain anything.
 fn split_last_verb(format: &'static str) -> (&'static str, &'static str) {
     match format.rfind('%') {
-        Some(at) => (
-            format.get(..at + 2).unwrap_or(format),
-            format.get(at + 2..).unwrap_or(""),
-        ),
+        Some(at) => (format.get(..at + 2).unwrap_or(format), format.get(at + 2..).unwrap_or("")),
         None => (format, ""),
     }
 }
 
 /// [`captures`](super::template::captures) for a format whose last verb is followed by fixed
 /// text: the fixed text is stripped from the end of the note first.
-fn captures_suffixed<'n, const N: usize>(
-    format: &'static str,
-    note: &'n str,
-) -> Option<[&'n str; N]> {
+fn captures_suffixed<'n, const N: usize>(format: &'static str, note: &'n str) -> Option<[&'n str; N]> {
     let (head, tail) = split_last_verb(format);
     super::template::captures(head, note.strip_suffix(tail)?)
 }
@@ -391,32 +375,14 @@ mod tests {
     fn rcaptures_gives_the_slack_to_the_first_verb() {
         let format = "Pod group %s timed out with %d/%d members ready";
         assert_eq!(
-            rcaptures(
-                format,
-                "Pod group a timed out with b timed out with 3/4 members ready"
-            ),
+            rcaptures(format, "Pod group a timed out with b timed out with 3/4 members ready"),
             Some(["a timed out with b", "3", "4"])
         );
-        assert_eq!(
-            rcaptures(format, "Pod group ml/x/y timed out with 3/4 members ready"),
-            Some(["ml/x/y", "3", "4"])
-        );
-        assert_eq!(
-            rcaptures::<3>(format, "Pod group x timed out with 3/4 members"),
-            None
-        );
-        assert_eq!(
-            rcaptures::<3>(format, "Pod grou x timed out with 3/4 members ready"),
-            None
-        );
-        assert_eq!(
-            rcaptures::<2>(format, "Pod group x timed out with 3/4 members ready"),
-            None
-        );
-        assert_eq!(
-            rcaptures("Worker %s selected", "Worker  selected"),
-            Some([""])
-        );
+        assert_eq!(rcaptures(format, "Pod group ml/x/y timed out with 3/4 members ready"), Some(["ml/x/y", "3", "4"]));
+        assert_eq!(rcaptures::<3>(format, "Pod group x timed out with 3/4 members"), None);
+        assert_eq!(rcaptures::<3>(format, "Pod grou x timed out with 3/4 members ready"), None);
+        assert_eq!(rcaptures::<2>(format, "Pod group x timed out with 3/4 members ready"), None);
+        assert_eq!(rcaptures("Worker %s selected", "Worker  selected"), Some([""]));
         assert_eq!(rcaptures("%s", "anything"), Some(["anything"]));
     }
 
@@ -430,18 +396,12 @@ mod tests {
             ),
             Some(["n", "x (node eviction aborted) y"])
         );
-        assert_eq!(
-            captures_suffixed::<2>(format, "failed to mark node n as defrag source: x"),
-            None
-        );
+        assert_eq!(captures_suffixed::<2>(format, "failed to mark node n as defrag source: x"), None);
     }
 
     #[test]
     fn quoted_strings_are_read_canonically() {
-        assert_eq!(
-            take_quoted(r#""a\"b" rest"#),
-            Some(("a\"b".to_owned(), " rest"))
-        );
+        assert_eq!(take_quoted(r#""a\"b" rest"#), Some(("a\"b".to_owned(), " rest")));
         assert_eq!(take_quoted(r#""unterminated"#), None);
         assert_eq!(take_quoted("bare"), None);
         // `\a` is valid Go but would be written back differently: not canonical.

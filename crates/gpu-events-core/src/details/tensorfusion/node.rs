@@ -31,23 +31,13 @@ impl HypervisorCrashLoopRecreate {
 
     /// From the Pod, container and the two counts.
     pub fn new(pod: &str, container: &str, restarts: i32, threshold: i32) -> Self {
-        HypervisorCrashLoopRecreate {
-            pod: pod.to_owned(),
-            container: container.to_owned(),
-            restarts,
-            threshold,
-        }
+        HypervisorCrashLoopRecreate { pod: pod.to_owned(), container: container.to_owned(), restarts, threshold }
     }
 
     /// Parse a note of this format.
     pub fn parse(note: &str) -> Option<Self> {
         let [pod, container, restarts, threshold] = captures(Self::FORMAT, note)?;
-        Some(Self::new(
-            pod,
-            container,
-            go_int(restarts)?,
-            go_int(threshold)?,
-        ))
+        Some(Self::new(pod, container, go_int(restarts)?, go_int(threshold)?))
     }
 
     /// The note as TensorFusion writes it.
@@ -103,9 +93,7 @@ pub(crate) static HYPERVISOR_CRASH_LOOP_RECREATE: Grammar =
 
 /// Grammar of `DriverProbeFailed`.
 pub(crate) static DRIVER_PROBE_FAILED: Grammar =
-    Grammar::new(&["driverProbeFailed"], |note: &Note<'_>| {
-        DriverProbeFailed::parse(note.text).map(tf)
-    });
+    Grammar::new(&["driverProbeFailed"], |note: &Note<'_>| DriverProbeFailed::parse(note.text).map(tf));
 
 #[cfg(test)]
 mod tests {
@@ -116,12 +104,7 @@ mod tests {
         let note = "Hypervisor pod hypervisor-gpu-node-1 deleted for recreation: container hypervisor restarted 6 times (threshold 5)";
         let d = HypervisorCrashLoopRecreate::parse(note).unwrap();
         assert_eq!(
-            (
-                d.pod.as_str(),
-                d.container.as_str(),
-                d.restarts,
-                d.threshold
-            ),
+            (d.pod.as_str(), d.container.as_str(), d.restarts, d.threshold),
             ("hypervisor-gpu-node-1", "hypervisor", 6, 5)
         );
         assert_eq!(d.render(), note);
@@ -134,13 +117,7 @@ mod tests {
 
         let d = DriverProbeFailed::parse("Driver probe job failed after 3 attempts").unwrap();
         assert_eq!(d.attempts, 3);
-        assert_eq!(
-            DriverProbeFailed::parse("Driver probe job failed after 3 attempt"),
-            None
-        );
-        assert_eq!(
-            DriverProbeFailed::parse("Driver probe job failed after 99999999999 attempts"),
-            None
-        );
+        assert_eq!(DriverProbeFailed::parse("Driver probe job failed after 3 attempt"), None);
+        assert_eq!(DriverProbeFailed::parse("Driver probe job failed after 99999999999 attempts"), None);
     }
 }

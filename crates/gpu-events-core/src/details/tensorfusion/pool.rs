@@ -28,10 +28,7 @@ impl NodeCreated {
 
     /// From the instance ID and IP (an empty IP is `None`).
     pub fn new(instance_id: &str, ip: &str) -> Self {
-        NodeCreated {
-            instance_id: instance_id.to_owned(),
-            ip: (!ip.is_empty()).then(|| ip.to_owned()),
-        }
+        NodeCreated { instance_id: instance_id.to_owned(), ip: (!ip.is_empty()).then(|| ip.to_owned()) }
     }
 
     /// Parse a note of this format.
@@ -42,13 +39,7 @@ impl NodeCreated {
 
     /// The note as TensorFusion writes it.
     pub fn render(&self) -> String {
-        fill(
-            Self::FORMAT,
-            &[
-                Arg::Text(&self.instance_id),
-                Arg::Text(self.ip.as_deref().unwrap_or_default()),
-            ],
-        )
+        fill(Self::FORMAT, &[Arg::Text(&self.instance_id), Arg::Text(self.ip.as_deref().unwrap_or_default())])
     }
 }
 
@@ -63,14 +54,11 @@ pub struct Compaction {
 
 impl Compaction {
     /// The Go format.
-    pub const FORMAT: &'static str =
-        "Node %s is empty and deletion won't impact warm-up capacity, try terminating it";
+    pub const FORMAT: &'static str = "Node %s is empty and deletion won't impact warm-up capacity, try terminating it";
 
     /// From the node name.
     pub fn new(node: &str) -> Self {
-        Compaction {
-            node: node.to_owned(),
-        }
+        Compaction { node: node.to_owned() }
     }
 
     /// Parse a note of this format.
@@ -120,10 +108,7 @@ impl DumpedQuantity {
         let scale: i32 = scale.parse().ok()?;
         let dec = (dec != "<nil>").then(|| dec.to_owned());
         // Precision is what a float gives; the exact digits are in `unscaled` and `scale`.
-        let value = dec
-            .is_none()
-            .then(|| unscaled as f64 * 10f64.powi(scale))
-            .filter(|value| value.is_finite());
+        let value = dec.is_none().then(|| unscaled as f64 * 10f64.powi(scale)).filter(|value| value.is_finite());
         let quantity = DumpedQuantity {
             unscaled,
             scale,
@@ -173,12 +158,7 @@ impl MaxResources {
             return None;
         }
         let [tflops, vram, cpu, memory] = fields;
-        Some(MaxResources {
-            tflops,
-            vram,
-            cpu,
-            memory,
-        })
+        Some(MaxResources { tflops, vram, cpu, memory })
     }
 }
 
@@ -197,15 +177,11 @@ pub struct MaxResourceConstraintReached {
 
 impl MaxResourceConstraintReached {
     /// The Go format.
-    pub const FORMAT: &'static str =
-        "Max resource constraint can not be satisfied, can not scale up: %v";
+    pub const FORMAT: &'static str = "Max resource constraint can not be satisfied, can not scale up: %v";
 
     /// From the dump text.
     pub fn new(dump: &str) -> Self {
-        MaxResourceConstraintReached {
-            dump: dump.to_owned(),
-            max_resources: MaxResources::parse(dump),
-        }
+        MaxResourceConstraintReached { dump: dump.to_owned(), max_resources: MaxResources::parse(dump) }
     }
 
     /// Parse a note of this format.
@@ -221,14 +197,12 @@ impl MaxResourceConstraintReached {
 }
 
 /// Grammar of `ManagedNodeCreated` and the retired `GPUNodeCreated`.
-pub(crate) static NODE_CREATED: Grammar = Grammar::new(&["nodeCreated"], |note: &Note<'_>| {
-    NodeCreated::parse(note.text).map(tf)
-});
+pub(crate) static NODE_CREATED: Grammar =
+    Grammar::new(&["nodeCreated"], |note: &Note<'_>| NodeCreated::parse(note.text).map(tf));
 
 /// Grammar of `Compaction`.
-pub(crate) static COMPACTION: Grammar = Grammar::new(&["compaction"], |note: &Note<'_>| {
-    Compaction::parse(note.text).map(tf)
-});
+pub(crate) static COMPACTION: Grammar =
+    Grammar::new(&["compaction"], |note: &Note<'_>| Compaction::parse(note.text).map(tf));
 
 /// Grammar of `MaxResourceConstraintReached`.
 pub(crate) static MAX_RESOURCE_CONSTRAINT_REACHED: Grammar =
@@ -286,8 +260,7 @@ mod tests {
         assert_eq!(cpu.dec.as_deref(), Some("0xc000123456"));
         assert_eq!(cpu.value, None);
 
-        let short =
-            MaxResources::parse("&{{{2000 0} {<nil>}  DecimalSI} {{0 0} {<nil>}  }}").unwrap();
+        let short = MaxResources::parse("&{{{2000 0} {<nil>}  DecimalSI} {{0 0} {<nil>}  }}").unwrap();
         assert!(short.vram.is_some() && short.cpu.is_none());
 
         for opaque in [
@@ -301,9 +274,6 @@ mod tests {
             assert_eq!(d.max_resources, None, "{opaque}");
             assert_eq!(MaxResourceConstraintReached::parse(&d.render()).unwrap(), d);
         }
-        assert_eq!(
-            MaxResourceConstraintReached::parse("Max resource constraint: x"),
-            None
-        );
+        assert_eq!(MaxResourceConstraintReached::parse("Max resource constraint: x"), None);
     }
 }

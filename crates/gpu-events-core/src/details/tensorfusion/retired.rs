@@ -49,20 +49,15 @@ pub struct OrphanedNode {
 impl OrphanedNode {
     /// From the form and node.
     pub fn new(form: OrphanForm, node: &str) -> Self {
-        OrphanedNode {
-            form,
-            node: node.to_owned(),
-        }
+        OrphanedNode { form, node: node.to_owned() }
     }
 
     /// Parse a note of either form.
     pub fn parse(note: &str) -> Option<Self> {
-        [OrphanForm::NotFound, OrphanForm::WithoutInstanceId]
-            .into_iter()
-            .find_map(|form| {
-                let [node] = captures(form.format(), note)?;
-                Some(Self::new(form, node))
-            })
+        [OrphanForm::NotFound, OrphanForm::WithoutInstanceId].into_iter().find_map(|form| {
+            let [node] = captures(form.format(), note)?;
+            Some(Self::new(form, node))
+        })
     }
 
     /// The note as TensorFusion wrote it.
@@ -86,17 +81,13 @@ pub struct NodeProvisionerNotFound {
 
 impl NodeProvisionerNotFound {
     /// The Go format when the provisioner is missing (both values `%q`-quoted).
-    pub const PROVISIONER_FORMAT: &'static str =
-        "GPUNode %q provisioner not found, current Kubernetes node %q";
+    pub const PROVISIONER_FORMAT: &'static str = "GPUNode %q provisioner not found, current Kubernetes node %q";
     /// The Go format when the node has no GPUNode.
     pub const GPU_NODE_FORMAT: &'static str = "GPUNode not found for node %s";
 
     /// From the GPUNode (for the first form) and the node.
     pub fn new(gpu_node: Option<&str>, node: &str) -> Self {
-        NodeProvisionerNotFound {
-            gpu_node: gpu_node.map(str::to_owned),
-            node: node.to_owned(),
-        }
+        NodeProvisionerNotFound { gpu_node: gpu_node.map(str::to_owned), node: node.to_owned() }
     }
 
     /// Parse a note of either form.
@@ -105,21 +96,14 @@ impl NodeProvisionerNotFound {
             return Some(Self::new(None, node));
         }
         let (gpu_node, rest) = take_quoted(note.strip_prefix("GPUNode ")?)?;
-        let (node, rest) =
-            take_quoted(rest.strip_prefix(" provisioner not found, current Kubernetes node ")?)?;
-        rest.is_empty().then_some(NodeProvisionerNotFound {
-            gpu_node: Some(gpu_node),
-            node,
-        })
+        let (node, rest) = take_quoted(rest.strip_prefix(" provisioner not found, current Kubernetes node ")?)?;
+        rest.is_empty().then_some(NodeProvisionerNotFound { gpu_node: Some(gpu_node), node })
     }
 
     /// The note as TensorFusion wrote it.
     pub fn render(&self) -> String {
         match &self.gpu_node {
-            Some(gpu_node) => fill(
-                Self::PROVISIONER_FORMAT,
-                &[Arg::Text(gpu_node), Arg::Text(&self.node)],
-            ),
+            Some(gpu_node) => fill(Self::PROVISIONER_FORMAT, &[Arg::Text(gpu_node), Arg::Text(&self.node)]),
             None => fill(Self::GPU_NODE_FORMAT, &[Arg::Text(&self.node)]),
         }
     }
@@ -143,9 +127,7 @@ impl NodeNotFound {
 
     /// From the node name of the artefact.
     pub fn new(kubernetes_node: Option<&str>) -> Self {
-        NodeNotFound {
-            kubernetes_node: kubernetes_node.map(str::to_owned),
-        }
+        NodeNotFound { kubernetes_node: kubernetes_node.map(str::to_owned) }
     }
 
     /// Parse the note, with or without the artefact.
@@ -179,14 +161,11 @@ pub struct CloudVendorParamEmpty {
 
 impl CloudVendorParamEmpty {
     /// The Go format.
-    pub const FORMAT: &'static str =
-        "cloud vendor param is empty, but manage mode is provisioned: %s";
+    pub const FORMAT: &'static str = "cloud vendor param is empty, but manage mode is provisioned: %s";
 
     /// From the node.
     pub fn new(node: &str) -> Self {
-        CloudVendorParamEmpty {
-            node: node.to_owned(),
-        }
+        CloudVendorParamEmpty { node: node.to_owned() }
     }
 
     /// Parse a note of this format.
@@ -216,9 +195,7 @@ impl SelectingWorker {
 
     /// From the connection.
     pub fn new(connection: &str) -> Self {
-        SelectingWorker {
-            connection: connection.to_owned(),
-        }
+        SelectingWorker { connection: connection.to_owned() }
     }
 
     /// Parse a note of this format.
@@ -249,9 +226,7 @@ impl ScheduleGpuFailed {
 
     /// From the error.
     pub fn new(error: &str) -> Self {
-        ScheduleGpuFailed {
-            error: error.to_owned(),
-        }
+        ScheduleGpuFailed { error: error.to_owned() }
     }
 
     /// Parse a note of this format.
@@ -319,12 +294,7 @@ impl AlertThresholdReached {
     /// From the item text and whether the list prefix was present.
     pub fn new(prefixed: bool, items: &str) -> Self {
         let (alerts, _) = Self::read_alerts(items);
-        AlertThresholdReached {
-            prefixed,
-            items: items.to_owned(),
-            alerts,
-            flags: Self::read_flags(items),
-        }
+        AlertThresholdReached { prefixed, items: items.to_owned(), alerts, flags: Self::read_flags(items) }
     }
 
     /// Usage items separated by blanks, commas or semicolons; whether they cover all the text.
@@ -359,10 +329,7 @@ impl AlertThresholdReached {
             .split(", ")
             .map(|pair| {
                 let (resource, reached) = pair.split_once(": ")?;
-                Some(AlertFlag {
-                    resource: resource.to_owned(),
-                    reached: go_bool(reached)?,
-                })
+                Some(AlertFlag { resource: resource.to_owned(), reached: go_bool(reached)? })
             })
             .collect();
         flags.unwrap_or_default()
@@ -379,11 +346,7 @@ impl AlertThresholdReached {
 
     /// The note as TensorFusion wrote it.
     pub fn render(&self) -> String {
-        if self.prefixed {
-            [Self::PREFIX, &self.items].concat()
-        } else {
-            self.items.clone()
-        }
+        if self.prefixed { [Self::PREFIX, &self.items].concat() } else { self.items.clone() }
     }
 }
 
@@ -427,12 +390,7 @@ impl WorkerFailed {
 
     /// Parse a note of either wording.
     pub fn parse(note: &str) -> Option<Self> {
-        [
-            FailedWorkersWording::WorkersNum,
-            FailedWorkersWording::Workers,
-        ]
-        .into_iter()
-        .find_map(|wording| {
+        [FailedWorkersWording::WorkersNum, FailedWorkersWording::Workers].into_iter().find_map(|wording| {
             let [failed] = captures(wording.format(), note)?;
             Some(Self::new(go_uint(failed)?, wording))
         })
@@ -457,9 +415,7 @@ pub struct RawError {
 impl RawError {
     /// From the error.
     pub fn new(error: &str) -> Self {
-        RawError {
-            error: error.to_owned(),
-        }
+        RawError { error: error.to_owned() }
     }
 
     /// Any note is a raw error.
@@ -474,54 +430,40 @@ impl RawError {
 }
 
 /// Grammar of the retired `OrphanedNode`.
-pub(crate) static ORPHANED_NODE: Grammar = Grammar::new(&["orphanedNode"], |note: &Note<'_>| {
-    OrphanedNode::parse(note.text).map(tf)
-});
+pub(crate) static ORPHANED_NODE: Grammar =
+    Grammar::new(&["orphanedNode"], |note: &Note<'_>| OrphanedNode::parse(note.text).map(tf));
 
 /// Grammar of the retired `NodeProvisionerNotFound`.
 pub(crate) static NODE_PROVISIONER_NOT_FOUND: Grammar =
-    Grammar::new(&["nodeProvisionerNotFound"], |note: &Note<'_>| {
-        NodeProvisionerNotFound::parse(note.text).map(tf)
-    });
+    Grammar::new(&["nodeProvisionerNotFound"], |note: &Note<'_>| NodeProvisionerNotFound::parse(note.text).map(tf));
 
 /// Grammar of the retired `NodeNotFound`.
-pub(crate) static NODE_NOT_FOUND: Grammar = Grammar::new(&["nodeNotFound"], |note: &Note<'_>| {
-    NodeNotFound::parse(note.text).map(tf)
-});
+pub(crate) static NODE_NOT_FOUND: Grammar =
+    Grammar::new(&["nodeNotFound"], |note: &Note<'_>| NodeNotFound::parse(note.text).map(tf));
 
 /// Grammar of the retired `CloudVendorParamEmpty`.
 pub(crate) static CLOUD_VENDOR_PARAM_EMPTY: Grammar =
-    Grammar::new(&["cloudVendorParamEmpty"], |note: &Note<'_>| {
-        CloudVendorParamEmpty::parse(note.text).map(tf)
-    });
+    Grammar::new(&["cloudVendorParamEmpty"], |note: &Note<'_>| CloudVendorParamEmpty::parse(note.text).map(tf));
 
 /// Grammar of the retired `SelectingWorker`.
 pub(crate) static SELECTING_WORKER: Grammar =
-    Grammar::new(&["selectingWorker"], |note: &Note<'_>| {
-        SelectingWorker::parse(note.text).map(tf)
-    });
+    Grammar::new(&["selectingWorker"], |note: &Note<'_>| SelectingWorker::parse(note.text).map(tf));
 
 /// Grammar of the retired `ScheduleGPUFailed`.
 pub(crate) static SCHEDULE_GPU_FAILED: Grammar =
-    Grammar::new(&["scheduleGpuFailed"], |note: &Note<'_>| {
-        ScheduleGpuFailed::parse(note.text).map(tf)
-    });
+    Grammar::new(&["scheduleGpuFailed"], |note: &Note<'_>| ScheduleGpuFailed::parse(note.text).map(tf));
 
 /// Grammar of the retired `AlertThresholdReached`.
 pub(crate) static ALERT_THRESHOLD_REACHED: Grammar =
-    Grammar::new(&["alertThresholdReached"], |note: &Note<'_>| {
-        AlertThresholdReached::parse(note.text).map(tf)
-    });
+    Grammar::new(&["alertThresholdReached"], |note: &Note<'_>| AlertThresholdReached::parse(note.text).map(tf));
 
 /// Grammar of the retired `WorkerFailed`.
-pub(crate) static WORKER_FAILED: Grammar = Grammar::new(&["workerFailed"], |note: &Note<'_>| {
-    WorkerFailed::parse(note.text).map(tf)
-});
+pub(crate) static WORKER_FAILED: Grammar =
+    Grammar::new(&["workerFailed"], |note: &Note<'_>| WorkerFailed::parse(note.text).map(tf));
 
 /// Grammar of the retired `CheckComponentStatusError` and `UpdateClusterStatusError`.
-pub(crate) static RAW_ERROR: Grammar = Grammar::new(&["rawError"], |note: &Note<'_>| {
-    RawError::parse(note.text).map(tf)
-});
+pub(crate) static RAW_ERROR: Grammar =
+    Grammar::new(&["rawError"], |note: &Note<'_>| RawError::parse(note.text).map(tf));
 
 #[cfg(test)]
 mod tests {
@@ -543,72 +485,47 @@ mod tests {
             assert_eq!((d.form, d.node.as_str()), (form, "gpu-node-1"));
             assert_eq!(d.render(), note);
         }
-        assert_eq!(
-            OrphanedNode::parse("provisioned node not found: gpu-node-1"),
-            None
-        );
+        assert_eq!(OrphanedNode::parse("provisioned node not found: gpu-node-1"), None);
 
-        let note =
-            r#"GPUNode "gpu-node-1" provisioner not found, current Kubernetes node "node-a""#;
+        let note = r#"GPUNode "gpu-node-1" provisioner not found, current Kubernetes node "node-a""#;
         let d = NodeProvisionerNotFound::parse(note).unwrap();
-        assert_eq!(
-            (d.gpu_node.as_deref(), d.node.as_str()),
-            (Some("gpu-node-1"), "node-a")
-        );
+        assert_eq!((d.gpu_node.as_deref(), d.node.as_str()), (Some("gpu-node-1"), "node-a"));
         assert_eq!(d.render(), note);
         let d = NodeProvisionerNotFound::parse("GPUNode not found for node node-a").unwrap();
         assert_eq!((d.gpu_node, d.node.as_str()), (None, "node-a"));
         assert_eq!(
-            NodeProvisionerNotFound::parse(
-                "GPUNode gpu-node-1 provisioner not found, current Kubernetes node node-a"
-            ),
+            NodeProvisionerNotFound::parse("GPUNode gpu-node-1 provisioner not found, current Kubernetes node node-a"),
             None
         );
         assert_eq!(
-            NodeProvisionerNotFound::parse(
-                r#"GPUNode "a" provisioner not found, current Kubernetes node "b" x"#
-            ),
+            NodeProvisionerNotFound::parse(r#"GPUNode "a" provisioner not found, current Kubernetes node "b" x"#),
             None
         );
     }
 
     #[test]
     fn node_not_found_artefact() {
-        let d =
-            NodeNotFound::parse("Kubernetes node has been disappeared, deleting GPUNode").unwrap();
+        let d = NodeNotFound::parse("Kubernetes node has been disappeared, deleting GPUNode").unwrap();
         assert_eq!(d.kubernetes_node, None);
         let note = "Kubernetes node has been disappeared, deleting GPUNode%!(EXTRA string=node-a)";
         let d = NodeNotFound::parse(note).unwrap();
         assert_eq!(d.kubernetes_node.as_deref(), Some("node-a"));
         assert_eq!(d.render(), note);
-        assert_eq!(
-            NodeNotFound::parse(
-                "Kubernetes node has been disappeared, deleting GPUNode%!(EXTRA int=1"
-            ),
-            None
-        );
-        assert_eq!(
-            NodeNotFound::parse("Kubernetes node has been disappeared"),
-            None
-        );
+        assert_eq!(NodeNotFound::parse("Kubernetes node has been disappeared, deleting GPUNode%!(EXTRA int=1"), None);
+        assert_eq!(NodeNotFound::parse("Kubernetes node has been disappeared"), None);
     }
 
     #[test]
     fn small_formats() {
-        let d = CloudVendorParamEmpty::parse(
-            "cloud vendor param is empty, but manage mode is provisioned: gpu-node-1",
-        )
-        .unwrap();
+        let d = CloudVendorParamEmpty::parse("cloud vendor param is empty, but manage mode is provisioned: gpu-node-1")
+            .unwrap();
         assert_eq!(d.node, "gpu-node-1");
         let d = SelectingWorker::parse("Selecting worker for connection llama-conn").unwrap();
         assert_eq!(d.connection, "llama-conn");
         let d = ScheduleGpuFailed::parse("Failed to schedule GPU: no gpus available").unwrap();
         assert_eq!(d.error, "no gpus available");
         assert_eq!(SelectingWorker::parse("Selecting worker llama-conn"), None);
-        assert_eq!(
-            CloudVendorParamEmpty::parse("cloud vendor param is empty"),
-            None
-        );
+        assert_eq!(CloudVendorParamEmpty::parse("cloud vendor param is empty"), None);
         assert_eq!(ScheduleGpuFailed::parse("Failed to schedule: x"), None);
 
         for (note, failed, wording) in [
@@ -632,19 +549,12 @@ mod tests {
         assert!(!d.prefixed);
         assert_eq!(
             d.alerts,
-            [ThresholdAlert {
-                resource: "Requests TFlops".into(),
-                usage_percent: 93,
-                threshold_percent: 90,
-            }]
+            [ThresholdAlert { resource: "Requests TFlops".into(), usage_percent: 93, threshold_percent: 90 }]
         );
         assert_eq!(d.render(), note);
         assert_eq!(
             note,
-            fill(
-                AlertThresholdReached::ITEM_FORMAT,
-                &[Arg::Text("Requests TFlops"), Arg::Int(93), Arg::Int(90)]
-            )
+            fill(AlertThresholdReached::ITEM_FORMAT, &[Arg::Text("Requests TFlops"), Arg::Int(93), Arg::Int(90)])
         );
 
         let note = "One of the following resources has reached alert threshold: Requests TFlops usage (93%) has reached alert threshold (90%), Workers usage (100%) has reached alert threshold (90%)";
@@ -658,17 +568,12 @@ mod tests {
         let d = AlertThresholdReached::parse(note).unwrap();
         assert!(d.alerts.is_empty());
         assert_eq!(d.flags.len(), 5);
-        assert_eq!(
-            (d.flags[1].resource.as_str(), d.flags[1].reached),
-            ("tflops requests", true)
-        );
+        assert_eq!((d.flags[1].resource.as_str(), d.flags[1].reached), ("tflops requests", true));
         assert_eq!(d.render(), note);
 
         assert_eq!(AlertThresholdReached::parse("usage is high"), None);
         assert_eq!(
-            AlertThresholdReached::parse(
-                "Workers usage (100%) has reached alert threshold (90%) and more"
-            ),
+            AlertThresholdReached::parse("Workers usage (100%) has reached alert threshold (90%) and more"),
             None
         );
     }

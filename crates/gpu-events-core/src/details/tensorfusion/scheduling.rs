@@ -71,11 +71,7 @@ impl ScheduleWithNativeGpu {
 
 /// Split a comma-joined GPU name list (`""` is the empty list).
 fn gpu_list(text: &str) -> Vec<String> {
-    if text.is_empty() {
-        Vec::new()
-    } else {
-        text.split(',').map(str::to_owned).collect()
-    }
+    if text.is_empty() { Vec::new() } else { text.split(',').map(str::to_owned).collect() }
 }
 
 /// GPU device IDs written onto the Pod (PreBind on main, gpuresources.go:1036 @3e0a490; PostBind
@@ -94,17 +90,13 @@ impl GpuDeviceAllocated {
 
     /// From the GPU names.
     pub fn new<S: AsRef<str>>(gpu_ids: &[S]) -> Self {
-        GpuDeviceAllocated {
-            gpu_ids: gpu_ids.iter().map(|s| s.as_ref().to_owned()).collect(),
-        }
+        GpuDeviceAllocated { gpu_ids: gpu_ids.iter().map(|s| s.as_ref().to_owned()).collect() }
     }
 
     /// Parse a note of this format.
     pub fn parse(note: &str) -> Option<Self> {
         let [ids] = captures(Self::FORMAT, note)?;
-        Some(GpuDeviceAllocated {
-            gpu_ids: gpu_list(ids),
-        })
+        Some(GpuDeviceAllocated { gpu_ids: gpu_list(ids) })
     }
 
     /// The note as TensorFusion writes it.
@@ -129,17 +121,13 @@ impl GpuDeviceAllocatedFailed {
 
     /// From the GPU names.
     pub fn new<S: AsRef<str>>(gpu_ids: &[S]) -> Self {
-        GpuDeviceAllocatedFailed {
-            gpu_ids: gpu_ids.iter().map(|s| s.as_ref().to_owned()).collect(),
-        }
+        GpuDeviceAllocatedFailed { gpu_ids: gpu_ids.iter().map(|s| s.as_ref().to_owned()).collect() }
     }
 
     /// Parse a note of this format.
     pub fn parse(note: &str) -> Option<Self> {
         let [ids] = captures(Self::FORMAT, note)?;
-        Some(GpuDeviceAllocatedFailed {
-            gpu_ids: gpu_list(ids),
-        })
+        Some(GpuDeviceAllocatedFailed { gpu_ids: gpu_list(ids) })
     }
 
     /// The note as TensorFusion writes it.
@@ -167,10 +155,7 @@ impl PodIndexAllocationPending {
 
     /// From the index and node.
     pub fn new(index: u32, node: &str) -> Self {
-        PodIndexAllocationPending {
-            index,
-            node: node.to_owned(),
-        }
+        PodIndexAllocationPending { index, node: node.to_owned() }
     }
 
     /// Parse a note of this format.
@@ -181,10 +166,7 @@ impl PodIndexAllocationPending {
 
     /// The note as TensorFusion writes it.
     pub fn render(&self) -> String {
-        fill(
-            Self::FORMAT,
-            &[Arg::Int(self.index.into()), Arg::Text(&self.node)],
-        )
+        fill(Self::FORMAT, &[Arg::Int(self.index.into()), Arg::Text(&self.node)])
     }
 }
 
@@ -205,10 +187,7 @@ impl CommitFailed {
 
     /// From the Pod name and error.
     pub fn new(pod: &str, error: &str) -> Self {
-        CommitFailed {
-            pod: pod.to_owned(),
-            error: error.to_owned(),
-        }
+        CommitFailed { pod: pod.to_owned(), error: error.to_owned() }
     }
 
     /// Parse a note of this format.
@@ -219,20 +198,13 @@ impl CommitFailed {
 
     /// The note as TensorFusion writes it.
     pub fn render(&self) -> String {
-        fill(
-            Self::FORMAT,
-            &[Arg::Text(&self.pod), Arg::Text(&self.error)],
-        )
+        fill(Self::FORMAT, &[Arg::Text(&self.pod), Arg::Text(&self.error)])
     }
 }
 
 /// The typed form of a [`ContainerGpuAllocationFailed`] error (gpuresources.go @3e0a490).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(
-    tag = "kind",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
 #[non_exhaustive]
 pub enum ContainerAllocationError {
     /// `failed to parse container GPU counts: <json error>`.
@@ -262,26 +234,18 @@ impl ContainerAllocationError {
     /// Read the typed form of an error text.
     pub fn classify(error: &str) -> Self {
         if let Some(rest) = error.strip_prefix("failed to parse container GPU counts: ") {
-            return ContainerAllocationError::ParseGpuCounts {
-                error: rest.to_owned(),
-            };
+            return ContainerAllocationError::ParseGpuCounts { error: rest.to_owned() };
         }
         if error == "invalid GPU count: must be non-negative" {
             return ContainerAllocationError::NegativeGpuCount;
         }
-        if let Some([more, container]) =
-            captures("not enough GPUs: need %d more for container %s", error)
+        if let Some([more, container]) = captures("not enough GPUs: need %d more for container %s", error)
             && let Some(more) = go_uint(more)
         {
-            return ContainerAllocationError::NotEnoughGpus {
-                more,
-                container: container.to_owned(),
-            };
+            return ContainerAllocationError::NotEnoughGpus { more, container: container.to_owned() };
         }
         if let Some(rest) = error.strip_prefix("failed to marshal container allocation: ") {
-            return ContainerAllocationError::MarshalAllocation {
-                error: rest.to_owned(),
-            };
+            return ContainerAllocationError::MarshalAllocation { error: rest.to_owned() };
         }
         ContainerAllocationError::Other
     }
@@ -305,10 +269,7 @@ impl ContainerGpuAllocationFailed {
 
     /// From the error text.
     pub fn new(error: &str) -> Self {
-        ContainerGpuAllocationFailed {
-            error: error.to_owned(),
-            cause: ContainerAllocationError::classify(error),
-        }
+        ContainerGpuAllocationFailed { error: error.to_owned(), cause: ContainerAllocationError::classify(error) }
     }
 
     /// Parse a note of this format.
@@ -325,11 +286,7 @@ impl ContainerGpuAllocationFailed {
 
 /// The typed form of an `apply filters: <error>` tail (internal/gpuallocator/filter @3e0a490).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(
-    tag = "kind",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
 #[non_exhaustive]
 pub enum FilterError {
     /// `no node has at least <n> available GPUs` (same-node multi-GPU filter).
@@ -361,19 +318,11 @@ impl FilterError {
         {
             return FilterError::NoNodeWithEnoughGpus { gpus };
         }
-        if let Some((node, rest)) = error
-            .strip_prefix("get node ")
-            .and_then(|rest| rest.split_once(": "))
-        {
-            return FilterError::GetNode {
-                node: node.to_owned(),
-                error: rest.to_owned(),
-            };
+        if let Some((node, rest)) = error.strip_prefix("get node ").and_then(|rest| rest.split_once(": ")) {
+            return FilterError::GetNode { node: node.to_owned(), error: rest.to_owned() };
         }
         if let Some(rest) = error.strip_prefix("match node selector terms: ") {
-            return FilterError::MatchNodeSelectorTerms {
-                error: rest.to_owned(),
-            };
+            return FilterError::MatchNodeSelectorTerms { error: rest.to_owned() };
         }
         FilterError::Other
     }
@@ -382,11 +331,7 @@ impl FilterError {
 /// The typed form of a [`GpuQuotaOrCapacityNotEnough`] error (`CheckQuotaAndFilter`,
 /// internal/quota/quota_store.go:673-676 and internal/gpuallocator @3e0a490).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(
-    tag = "kind",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
 #[non_exhaustive]
 pub enum CapacityError {
     /// `quota exceeded in namespace <ns> for <resource>: requested <q>, limit <q>` (older
@@ -442,39 +387,26 @@ impl CapacityError {
         if error == "GPU Pool name is empty, can not find GPUs" {
             return CapacityError::PoolNameEmpty;
         }
-        if let Some([pool]) = captures(
-            "no gpus available or valid in pool %s after filtering",
-            error,
-        ) {
-            return CapacityError::NoGpusAfterFiltering {
-                pool: pool.to_owned(),
-            };
+        if let Some([pool]) = captures("no gpus available or valid in pool %s after filtering", error) {
+            return CapacityError::NoGpusAfterFiltering { pool: pool.to_owned() };
         }
         if let Some(pool) = error.strip_prefix("no gpu devices in pool ") {
-            return CapacityError::NoGpuDevicesInPool {
-                pool: pool.to_owned(),
-            };
+            return CapacityError::NoGpuDevicesInPool { pool: pool.to_owned() };
         }
         if error == "dynamic policy does not support partitioned allocation" {
             return CapacityError::DynamicPolicyPartitioned;
         }
         if let Some(inner) = error.strip_prefix("apply filters: ") {
-            return CapacityError::ApplyFilters {
-                error: inner.to_owned(),
-                filter: FilterError::classify(inner),
-            };
+            return CapacityError::ApplyFilters { error: inner.to_owned(), filter: FilterError::classify(inner) };
         }
         CapacityError::Other
     }
 
     fn quota_exceeded(error: &str) -> Option<Self> {
-        const WITH_AVAILABLE: &str =
-            "quota exceeded in namespace %s for %s: requested %s, available %s, limit %s";
+        const WITH_AVAILABLE: &str = "quota exceeded in namespace %s for %s: requested %s, available %s, limit %s";
         const CURRENT: &str = "quota exceeded in namespace %s for %s: requested %s, limit %s";
         let (namespace, resource, requested, available, limit) =
-            if let Some([ns, resource, requested, available, limit]) =
-                captures(WITH_AVAILABLE, error)
-            {
+            if let Some([ns, resource, requested, available, limit]) = captures(WITH_AVAILABLE, error) {
                 (ns, resource, requested, Some(available), limit)
             } else {
                 let [ns, resource, requested, limit] = captures(CURRENT, error)?;
@@ -511,10 +443,7 @@ impl GpuQuotaOrCapacityNotEnough {
 
     /// From the error text as it appears in the note.
     pub fn new(error: &str) -> Self {
-        GpuQuotaOrCapacityNotEnough {
-            error: error.to_owned(),
-            cause: CapacityError::classify(error),
-        }
+        GpuQuotaOrCapacityNotEnough { error: error.to_owned(), cause: CapacityError::classify(error) }
     }
 
     /// Parse a note of this format.
@@ -531,11 +460,7 @@ impl GpuQuotaOrCapacityNotEnough {
 /// The typed form of a [`PartitionTemplateMatchFailed`] error (gpuallocator.go:1047-1097
 /// @3e0a490).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(
-    tag = "kind",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
 #[non_exhaustive]
 pub enum PartitionMatchError {
     /// `GetMatchedPartition only supports partitioned isolation mode`.
@@ -599,10 +524,7 @@ impl PartitionTemplateMatchFailed {
 
     /// From the error text as it appears in the note.
     pub fn new(error: &str) -> Self {
-        PartitionTemplateMatchFailed {
-            error: error.to_owned(),
-            cause: PartitionMatchError::classify(error),
-        }
+        PartitionTemplateMatchFailed { error: error.to_owned(), cause: PartitionMatchError::classify(error) }
     }
 
     /// Parse a note of this format.
@@ -629,8 +551,7 @@ pub struct GpuInterconnectTopologyUnsatisfied {
 
 impl GpuInterconnectTopologyUnsatisfied {
     /// The Go format.
-    pub const FORMAT: &'static str =
-        "No node satisfies GPU topology constraint (mode=hard, maxTier=%d)";
+    pub const FORMAT: &'static str = "No node satisfies GPU topology constraint (mode=hard, maxTier=%d)";
 
     /// From the tier.
     pub fn new(max_tier: i64) -> Self {
@@ -651,38 +572,27 @@ impl GpuInterconnectTopologyUnsatisfied {
 
 /// Grammar of `PreScheduleDone`.
 pub(crate) static PRE_SCHEDULE_DONE: Grammar =
-    Grammar::new(&["preScheduleDone"], |note: &Note<'_>| {
-        PreScheduleDone::parse(note.text).map(tf)
-    });
+    Grammar::new(&["preScheduleDone"], |note: &Note<'_>| PreScheduleDone::parse(note.text).map(tf));
 
 /// Grammar of `ScheduleWithNativeGPU`.
 pub(crate) static SCHEDULE_WITH_NATIVE_GPU: Grammar =
-    Grammar::new(&["scheduleWithNativeGpu"], |note: &Note<'_>| {
-        ScheduleWithNativeGpu::parse(note.text).map(tf)
-    });
+    Grammar::new(&["scheduleWithNativeGpu"], |note: &Note<'_>| ScheduleWithNativeGpu::parse(note.text).map(tf));
 
 /// Grammar of `GPUDeviceAllocated`.
 pub(crate) static GPU_DEVICE_ALLOCATED: Grammar =
-    Grammar::new(&["gpuDeviceAllocated"], |note: &Note<'_>| {
-        GpuDeviceAllocated::parse(note.text).map(tf)
-    });
+    Grammar::new(&["gpuDeviceAllocated"], |note: &Note<'_>| GpuDeviceAllocated::parse(note.text).map(tf));
 
 /// Grammar of `GPUDeviceAllocatedFailed`.
 pub(crate) static GPU_DEVICE_ALLOCATED_FAILED: Grammar =
-    Grammar::new(&["gpuDeviceAllocatedFailed"], |note: &Note<'_>| {
-        GpuDeviceAllocatedFailed::parse(note.text).map(tf)
-    });
+    Grammar::new(&["gpuDeviceAllocatedFailed"], |note: &Note<'_>| GpuDeviceAllocatedFailed::parse(note.text).map(tf));
 
 /// Grammar of `PodIndexAllocationPending`.
 pub(crate) static POD_INDEX_ALLOCATION_PENDING: Grammar =
-    Grammar::new(&["podIndexAllocationPending"], |note: &Note<'_>| {
-        PodIndexAllocationPending::parse(note.text).map(tf)
-    });
+    Grammar::new(&["podIndexAllocationPending"], |note: &Note<'_>| PodIndexAllocationPending::parse(note.text).map(tf));
 
 /// Grammar of `CommitFailed`.
-pub(crate) static COMMIT_FAILED: Grammar = Grammar::new(&["commitFailed"], |note: &Note<'_>| {
-    CommitFailed::parse(note.text).map(tf)
-});
+pub(crate) static COMMIT_FAILED: Grammar =
+    Grammar::new(&["commitFailed"], |note: &Note<'_>| CommitFailed::parse(note.text).map(tf));
 
 /// Grammar of `ContainerGPUAllocationFailed`.
 pub(crate) static CONTAINER_GPU_ALLOCATION_FAILED: Grammar =
@@ -703,10 +613,10 @@ pub(crate) static PARTITION_TEMPLATE_MATCH_FAILED: Grammar =
     });
 
 /// Grammar of `GPUInterconnectTopologyUnsatisfied`.
-pub(crate) static GPU_INTERCONNECT_TOPOLOGY_UNSATISFIED: Grammar = Grammar::new(
-    &["gpuInterconnectTopologyUnsatisfied"],
-    |note: &Note<'_>| GpuInterconnectTopologyUnsatisfied::parse(note.text).map(tf),
-);
+pub(crate) static GPU_INTERCONNECT_TOPOLOGY_UNSATISFIED: Grammar =
+    Grammar::new(&["gpuInterconnectTopologyUnsatisfied"], |note: &Note<'_>| {
+        GpuInterconnectTopologyUnsatisfied::parse(note.text).map(tf)
+    });
 
 #[cfg(test)]
 mod tests {
@@ -714,21 +624,12 @@ mod tests {
 
     #[test]
     fn counts_and_ids() {
-        let d = PreScheduleDone::parse("TensorFusion pre schedule done, valid GPU node count: 3")
-            .unwrap();
+        let d = PreScheduleDone::parse("TensorFusion pre schedule done, valid GPU node count: 3").unwrap();
         assert_eq!(d.valid_gpu_nodes, 3);
-        let d =
-            ScheduleWithNativeGpu::parse("use native GPU resources, available native GPU nodes: 4")
-                .unwrap();
+        let d = ScheduleWithNativeGpu::parse("use native GPU resources, available native GPU nodes: 4").unwrap();
         assert_eq!(d.native_gpu_nodes, 4);
-        assert_eq!(
-            PreScheduleDone::parse("TensorFusion pre schedule done, valid GPU node count: x"),
-            None
-        );
-        assert_eq!(
-            ScheduleWithNativeGpu::parse("use native GPU resources, available native GPU nodes: "),
-            None
-        );
+        assert_eq!(PreScheduleDone::parse("TensorFusion pre schedule done, valid GPU node count: x"), None);
+        assert_eq!(ScheduleWithNativeGpu::parse("use native GPU resources, available native GPU nodes: "), None);
 
         let note = "Attach TensorFusion GPU device IDs to Pod: gpu-3f2a1b4c,gpu-9c8d7e6f";
         let d = GpuDeviceAllocated::parse(note).unwrap();
@@ -740,20 +641,14 @@ mod tests {
         assert_eq!(d.render(), note);
         let d = GpuDeviceAllocated::parse("Attach TensorFusion GPU device IDs to Pod: ").unwrap();
         assert!(d.gpu_ids.is_empty());
-        assert_eq!(
-            GpuDeviceAllocated::parse("Attach GPU device IDs to Pod: g"),
-            None
-        );
+        assert_eq!(GpuDeviceAllocated::parse("Attach GPU device IDs to Pod: g"), None);
 
         let d = PodIndexAllocationPending::parse(
             "Index 3 will be patched into pod after released by other pod on the same node: gpu-node-a",
         )
         .unwrap();
         assert_eq!((d.index, d.node.as_str()), (3, "gpu-node-a"));
-        assert_eq!(
-            PodIndexAllocationPending::parse("Index 3 will be patched into pod: gpu-node-a"),
-            None
-        );
+        assert_eq!(PodIndexAllocationPending::parse("Index 3 will be patched into pod: gpu-node-a"), None);
     }
 
     #[test]
@@ -764,38 +659,20 @@ mod tests {
         .unwrap();
         assert_eq!(d.pod, "llama-0");
         assert_eq!(d.error, "pod 5f0c-uid has no assumed allocation to commit");
-        assert_eq!(
-            CommitFailed::parse("Commit failed for pod llama-0: x"),
-            None
-        );
+        assert_eq!(CommitFailed::parse("Commit failed for pod llama-0: x"), None);
 
-        let d = ContainerGpuAllocationFailed::parse(
-            "Error: not enough GPUs: need 1 more for container sidecar",
-        )
-        .unwrap();
-        assert_eq!(
-            d.cause,
-            ContainerAllocationError::NotEnoughGpus {
-                more: 1,
-                container: "sidecar".into()
-            }
-        );
+        let d =
+            ContainerGpuAllocationFailed::parse("Error: not enough GPUs: need 1 more for container sidecar").unwrap();
+        assert_eq!(d.cause, ContainerAllocationError::NotEnoughGpus { more: 1, container: "sidecar".into() });
         for (error, cause) in [
             (
                 "failed to parse container GPU counts: unexpected end of JSON input",
-                ContainerAllocationError::ParseGpuCounts {
-                    error: "unexpected end of JSON input".into(),
-                },
+                ContainerAllocationError::ParseGpuCounts { error: "unexpected end of JSON input".into() },
             ),
-            (
-                "invalid GPU count: must be non-negative",
-                ContainerAllocationError::NegativeGpuCount,
-            ),
+            ("invalid GPU count: must be non-negative", ContainerAllocationError::NegativeGpuCount),
             (
                 "failed to marshal container allocation: boom",
-                ContainerAllocationError::MarshalAllocation {
-                    error: "boom".into(),
-                },
+                ContainerAllocationError::MarshalAllocation { error: "boom".into() },
             ),
             ("something else", ContainerAllocationError::Other),
         ] {
@@ -811,20 +688,10 @@ mod tests {
     fn quota_and_capacity_errors() {
         let note = "TensorFusion schedule failed, no enough resource or quotas: quota exceeded in namespace ml for total.max.tflops.request: requested 120, limit 100";
         let d = GpuQuotaOrCapacityNotEnough::parse(note).unwrap();
-        let CapacityError::QuotaExceeded {
-            namespace,
-            resource,
-            requested,
-            available,
-            limit,
-        } = &d.cause
-        else {
+        let CapacityError::QuotaExceeded { namespace, resource, requested, available, limit } = &d.cause else {
             panic!("{:?}", d.cause)
         };
-        assert_eq!(
-            (namespace.as_str(), resource.as_str()),
-            ("ml", "total.max.tflops.request")
-        );
+        assert_eq!((namespace.as_str(), resource.as_str()), ("ml", "total.max.tflops.request"));
         assert_eq!(requested.value, Some(120.0));
         assert_eq!(*available, None);
         assert_eq!(limit.quantity, "100");
@@ -833,44 +700,24 @@ mod tests {
         let d = GpuQuotaOrCapacityNotEnough::new(
             "quota exceeded in namespace test-ns for total.requests.tflops: requested 150, available 50, limit 100",
         );
-        let CapacityError::QuotaExceeded {
-            available, limit, ..
-        } = &d.cause
-        else {
-            panic!("{:?}", d.cause)
-        };
+        let CapacityError::QuotaExceeded { available, limit, .. } = &d.cause else { panic!("{:?}", d.cause) };
         assert_eq!(available.as_ref().and_then(|q| q.value), Some(50.0));
         assert_eq!(limit.value, Some(100.0));
 
         let d = GpuQuotaOrCapacityNotEnough::new(
             "quota exceeded in namespace ml for single.max.vram.limit: requested 20Gi, limit 16Gi",
         );
-        let CapacityError::QuotaExceeded { requested, .. } = &d.cause else {
-            panic!()
-        };
+        let CapacityError::QuotaExceeded { requested, .. } = &d.cause else { panic!() };
         assert_eq!(requested.value, Some(20.0 * 1024f64.powi(3)));
 
         for (error, cause) in [
-            (
-                "GPU Pool name is empty, can not find GPUs",
-                CapacityError::PoolNameEmpty,
-            ),
-            (
-                "no gpu devices in pool default-pool",
-                CapacityError::NoGpuDevicesInPool {
-                    pool: "default-pool".into(),
-                },
-            ),
+            ("GPU Pool name is empty, can not find GPUs", CapacityError::PoolNameEmpty),
+            ("no gpu devices in pool default-pool", CapacityError::NoGpuDevicesInPool { pool: "default-pool".into() }),
             (
                 "no gpus available or valid in pool default-pool after filtering",
-                CapacityError::NoGpusAfterFiltering {
-                    pool: "default-pool".into(),
-                },
+                CapacityError::NoGpusAfterFiltering { pool: "default-pool".into() },
             ),
-            (
-                "dynamic policy does not support partitioned allocation",
-                CapacityError::DynamicPolicyPartitioned,
-            ),
+            ("dynamic policy does not support partitioned allocation", CapacityError::DynamicPolicyPartitioned),
             (
                 "apply filters: no node has at least 4 available GPUs",
                 CapacityError::ApplyFilters {
@@ -892,18 +739,13 @@ mod tests {
                 "apply filters: match node selector terms: bad term",
                 CapacityError::ApplyFilters {
                     error: "match node selector terms: bad term".into(),
-                    filter: FilterError::MatchNodeSelectorTerms {
-                        error: "bad term".into(),
-                    },
+                    filter: FilterError::MatchNodeSelectorTerms { error: "bad term".into() },
                 },
             ),
             // Go mangles a literal `%` of a concatenated error; the text is kept as is.
             (
                 "apply filters: compute 50%!u(MISSING)sed",
-                CapacityError::ApplyFilters {
-                    error: "compute 50%!u(MISSING)sed".into(),
-                    filter: FilterError::Other,
-                },
+                CapacityError::ApplyFilters { error: "compute 50%!u(MISSING)sed".into(), filter: FilterError::Other },
             ),
             ("something new", CapacityError::Other),
             ("", CapacityError::Other),
@@ -914,27 +756,19 @@ mod tests {
             assert_eq!(d.error, error);
             assert_eq!(d.render(), note);
         }
-        assert_eq!(
-            GpuQuotaOrCapacityNotEnough::parse("TensorFusion schedule failed: x"),
-            None
-        );
+        assert_eq!(GpuQuotaOrCapacityNotEnough::parse("TensorFusion schedule failed: x"), None);
     }
 
     #[test]
     fn partition_and_topology() {
         let note = "Failed to match partition template: no suitable partition template found for request: TFLOPs=50, VRAM=20Gi";
         let d = PartitionTemplateMatchFailed::parse(note).unwrap();
-        let PartitionMatchError::NoSuitableTemplate { tflops, vram } = &d.cause else {
-            panic!("{:?}", d.cause)
-        };
+        let PartitionMatchError::NoSuitableTemplate { tflops, vram } = &d.cause else { panic!("{:?}", d.cause) };
         assert_eq!(tflops.value, Some(50.0));
         assert_eq!(vram.quantity, "20Gi");
         assert_eq!(d.render(), note);
         assert_eq!(
-            PartitionTemplateMatchFailed::new(
-                "GetMatchedPartition only supports partitioned isolation mode"
-            )
-            .cause,
+            PartitionTemplateMatchFailed::new("GetMatchedPartition only supports partitioned isolation mode").cause,
             PartitionMatchError::UnsupportedIsolationMode
         );
         assert_eq!(
@@ -948,14 +782,8 @@ mod tests {
             .cause,
             PartitionMatchError::NoSuitableTemplate { .. }
         ));
-        assert_eq!(
-            PartitionTemplateMatchFailed::new("x").cause,
-            PartitionMatchError::Other
-        );
-        assert_eq!(
-            PartitionTemplateMatchFailed::parse("Failed to match template: x"),
-            None
-        );
+        assert_eq!(PartitionTemplateMatchFailed::new("x").cause, PartitionMatchError::Other);
+        assert_eq!(PartitionTemplateMatchFailed::parse("Failed to match template: x"), None);
 
         let d = GpuInterconnectTopologyUnsatisfied::parse(
             "No node satisfies GPU topology constraint (mode=hard, maxTier=1)",
