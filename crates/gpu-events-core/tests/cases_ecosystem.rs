@@ -103,11 +103,78 @@ fn case_015_karpenter_nominated() {
     let note = message(CASE_015, "Pod should schedule on: ");
     let details = ecosystem(parse("Nominated", Some("karpenter"), note));
     let EcosystemDetails::Nominated(nominated) = &details else { panic!("{details:?}") };
-    assert_eq!(nominated.node_claim, "gpu-ljvhl");
+    assert_eq!(nominated.node_claim.as_deref(), Some("gpu-ljvhl"));
     assert_eq!(nominated.node, None);
     // The form with a node, once the NodeClaim registered.
     let with_node = Nominated::parse(&format!("{note}, node/node-a")).unwrap();
-    assert_eq!((with_node.node_claim.as_str(), with_node.node.as_deref()), ("gpu-ljvhl", Some("node-a")));
+    assert_eq!((with_node.node_claim.as_deref(), with_node.node.as_deref()), (Some("gpu-ljvhl"), Some("node-a")));
+}
+
+#[test]
+fn karpenter_nominated_existing_node_and_machine() {
+    // NominatePodEvent with a nil NodeClaim names only the Node.
+    let note = "Pod should schedule on: node/ip-10-0-1-5.us-west-2.compute.internal";
+    let details = parse("Nominated", Some("karpenter"), note);
+    let json = serde_json::to_value(&details).unwrap();
+    assert_eq!(json["kind"], "nominated");
+    assert_eq!(json["nodeClaim"], serde_json::Value::Null);
+    assert_eq!(json["machine"], serde_json::Value::Null);
+    assert_eq!(json["node"], "ip-10-0-1-5.us-west-2.compute.internal");
+    // Before v0.32 (Machine API): `machine/NAME, node/NAME`.
+    let note = "Pod should schedule on: machine/default-8m2xk, node/ip-10-0-1-5.us-west-2.compute.internal";
+    let EcosystemDetails::Nominated(nominated) = ecosystem(parse("Nominated", Some("karpenter"), note)) else {
+        panic!("{note}")
+    };
+    assert_eq!(nominated.node_claim, None);
+    assert_eq!(nominated.machine.as_deref(), Some("default-8m2xk"));
+    assert_eq!(nominated.node.as_deref(), Some("ip-10-0-1-5.us-west-2.compute.internal"));
+}
+
+/// `prefix` followed by `n` nested ` (` and their `)`: formerly quadratic in `structured_suffix`.
+fn nested_parentheses(prefix: &str, n: usize) -> String {
+    format!("{prefix}{}{}", " (".repeat(n), ")".repeat(n))
+}
+
+#[test]
+fn karpenter_failed_scheduling_deeply_nested_parentheses() {
+    let note = nested_parentheses("Failed to schedule pod, x", 350_000);
+    assert!(note.len() > 1_000_000);
+    let EcosystemDetails::KarpenterFailedScheduling(d) = ecosystem(parse("FailedScheduling", Some("karpenter"), &note))
+    else {
+        panic!("not Karpenter FailedScheduling")
+    };
+    assert_eq!(d.incompatibilities.len(), 1);
+    let clause = &d.incompatibilities[0];
+    assert_eq!(clause.cause, KarpenterCause::Other);
+    assert_eq!(clause.reason, note["Failed to schedule pod, ".len()..]);
+    assert!(clause.values.is_empty());
+    // With a structured suffix after the noise.
+    let note = format!("{} (NodePool=gpu)", nested_parentheses("Failed to schedule pod, x", 350_000));
+    let EcosystemDetails::KarpenterFailedScheduling(d) = ecosystem(parse("FailedScheduling", Some("karpenter"), &note))
+    else {
+        panic!("not Karpenter FailedScheduling")
+    };
+    assert_eq!(d.incompatibilities[0].node_pool.as_deref(), Some("gpu"));
+    assert_eq!(
+        d.incompatibilities[0].reason.len(),
+        note.len() - "Failed to schedule pod, ".len() - " (NodePool=gpu)".len()
+    );
+}
+
+#[test]
+fn karpenter_disruption_blocked_deeply_nested_parentheses() {
+    let note = nested_parentheses("Node is x", 350_000);
+    let EcosystemDetails::DisruptionBlocked(d) = ecosystem(parse("DisruptionBlocked", Some("karpenter"), &note)) else {
+        panic!("not DisruptionBlocked")
+    };
+    assert_eq!(d.reason, note);
+    assert!(d.values.is_empty() && d.pod.is_none() && d.pdbs.is_empty());
+    let note = format!("{} (Pod=ns/p)", nested_parentheses("Node is x", 350_000));
+    let EcosystemDetails::DisruptionBlocked(d) = ecosystem(parse("DisruptionBlocked", Some("karpenter"), &note)) else {
+        panic!("not DisruptionBlocked")
+    };
+    assert_eq!(d.pod.as_deref(), Some("ns/p"));
+    assert_eq!(d.reason, note[..note.len() - " (Pod=ns/p)".len()]);
 }
 
 #[test]

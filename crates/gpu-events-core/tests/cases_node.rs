@@ -7,7 +7,8 @@ use std::collections::BTreeSet;
 
 use gpu_events_core::decode::Decoder;
 use gpu_events_core::details::node::{
-    AdmissionStep, AllocationCause, NodeDetails, RuntimeCause, RuntimeFailure, RuntimePhase,
+    AdmissionStep, AllocationCause, LimitScope, NodeDetails, PullFailureCause, RuntimeCause, RuntimeFailure,
+    RuntimePhase,
 };
 use gpu_events_core::details::{Details, Note};
 use gpu_events_core::record::Flag;
@@ -327,6 +328,45 @@ fn case_053_update_plugin_resources_status_message() {
 }
 
 /// Every node grammar in the catalogue, for the property tests.
+#[test]
+fn single_pod_ephemeral_limit_eviction() {
+    let note = "Pod ephemeral local storage usage exceeds the total limit of containers 20Gi. ";
+    let NodeDetails::PodEvicted(evicted) = node("Evicted", "kubelet", note) else { panic!("Evicted") };
+    assert_eq!(evicted.exceeded_limits.len(), 1);
+    let limit = &evicted.exceeded_limits[0];
+    assert_eq!((limit.scope, limit.name.as_deref(), limit.limit.quantity.as_str()), (LimitScope::Pod, None, "20Gi"));
+    assert!(evicted.other.is_empty());
+    let json = serde_json::to_value(parse("Evicted", "kubelet", note)).unwrap();
+    assert_eq!(json["kind"], "podEvicted");
+    assert_eq!(json["exceededLimits"][0]["scope"], "pod");
+    assert_eq!(json["exceededLimits"][0]["limit"]["quantity"], "20Gi");
+}
+
+#[test]
+fn image_pull_denied_and_rate_limited() {
+    let cases = [
+        (
+            "Failed to pull image \"docker.io/library/privateimg:latest\": rpc error: code = Unknown desc = reading manifest latest in docker.io/library/privateimg: requested access to the resource is denied",
+            PullFailureCause::Unauthorized,
+        ),
+        ("Failed to pull image \"x\": pull QPS exceeded", PullFailureCause::RateLimited),
+    ];
+    for (note, cause) in cases {
+        let NodeDetails::ImagePullFailed(failed) = node("Failed", "kubelet", note) else { panic!("{note}") };
+        assert_eq!(failed.cause, cause, "{note}");
+    }
+}
+
+#[test]
+fn missing_entrypoint_path() {
+    let failure = runtime_failure(
+        "Failed",
+        "Error: container create failed: runc create failed: unable to start container process: exec: \"/usr/local/bin/x\": stat /usr/local/bin/x: no such file or directory: unknown",
+    );
+    assert_eq!(failure.cause, RuntimeCause::ExecutableNotFound { command: "/usr/local/bin/x".to_owned() });
+    assert_eq!(failure.phase, Some(RuntimePhase::CreateContainer));
+}
+
 fn node_grammars() -> Vec<&'static gpu_events_core::details::Grammar> {
     Reason::all()
         .iter()
@@ -376,6 +416,9 @@ const MARKERS: &[&str] = &[
     "nvml.Device ",
     "exec: \"",
     ": executable file not found in $PATH",
+    ": stat ",
+    ": no such file or directory",
+    "exec: \\\"",
     "fork/exec ",
     "dial unix ",
     "time=\"",

@@ -285,6 +285,54 @@ fn case_045_kai_unschedulable() {
     insta::assert_json_snapshot!("case_045_kai_unschedulable", details);
 }
 
+/// A 1 MB note of `. <lower-case>` PostFilter candidates with a histogram entry at the end: the
+/// catalogue grammar parses it in one pass into the two entries.
+#[test]
+fn hostile_post_filter_candidates_parse_linearly() {
+    let candidates = ". b".repeat(350_000);
+    let note = format!("0/5 nodes are available: 1 a{candidates}, 1 z.");
+    assert!(note.len() > 1_000_000);
+    let fit = fit_error("default-scheduler", &note);
+    assert_eq!(fit.total_nodes, Some(5));
+    assert_eq!(fit.reasons.len(), 2);
+    assert_eq!(fit.reasons[0].reason.text(), format!("a{candidates}"));
+    assert_eq!(entries(&fit.reasons[1..]), [entry(1, "other", "z")]);
+    assert!(fit.post_filter.is_empty());
+    assert_eq!(fit.preemption, None);
+    assert_eq!(fit.ending, Ending::Period);
+}
+
+/// kube-scheduler cuts notes at 1024 bytes with ` ...`: the separator before the cut and a cut
+/// `preemption: ` label or header are not kept as text.
+#[test]
+fn truncated_notes_keep_no_cut_separator_or_header() {
+    let head = "0/50 nodes are available: 2 Insufficient nvidia.com/gpu, 48 node(s) had untolerated taint {team: gpu}";
+    let taint = entry(48, "untoleratedTaint", "node(s) had untolerated taint {team: gpu}");
+    let gpu = entry(2, "insufficient", "Insufficient nvidia.com/gpu");
+    for tail in [". ...", ", ...", ". preemp ...", ". preemption: 0/50 nodes are avai ...", ". preemption: 0/5 ..."] {
+        let note = format!("{head}{tail}");
+        let fit = fit_error("default-scheduler", &note);
+        assert_eq!(entries(&fit.reasons), [gpu.clone(), taint.clone()], "{note}");
+        assert!(fit.post_filter.is_empty(), "{note}");
+        assert_eq!(fit.preemption, None, "{note}");
+        assert_eq!(fit.ending, Ending::Truncated, "{note}");
+    }
+    let note =
+        format!("{head}. preemption: 0/50 nodes are available: 50 No preemption victims found for incoming pod, ...");
+    let fit = fit_error("default-scheduler", &note);
+    assert_eq!(preemption(&fit), (50, vec![entry(50, "noPreemptionVictims", NO_VICTIMS)]));
+}
+
+/// A first count too large for a count makes the note unrecognised, not a PreFilter sentence.
+#[test]
+fn overflowing_first_count_is_unrecognized() {
+    let note = "0/5 nodes are available: 99999999999 Insufficient cpu.";
+    assert_eq!(FitError::parse(note), None);
+    let info = ReasonName::resolve("FailedScheduling", Some("default-scheduler")).info().unwrap();
+    let details = info.grammar.unwrap().parse(&Note::new(note));
+    assert_eq!(details.kind(), "unrecognized", "{details:?}");
+}
+
 /// Every scheduler message of the cases, for mutation testing.
 fn real_messages() -> Vec<&'static str> {
     vec![

@@ -356,3 +356,22 @@ fn many_items_stream_through() {
     }
     assert_eq!(count, 5000);
 }
+
+#[test]
+fn notes_cut_at_the_note_limit_are_flagged_truncated() {
+    let event = |note: &str| {
+        format!(
+            r#"{{"apiVersion":"v1","kind":"Event","reason":"FailedScheduling","type":"Warning","source":{{"component":"default-scheduler"}},"involvedObject":{{"kind":"Pod","name":"p"}},"message":{}}}"#,
+            serde_json::to_string(note).unwrap()
+        )
+    };
+    let body = "0/50 nodes are available: ".to_owned() + &"1 node(s) had untolerated taint {k: v}, ".repeat(30);
+    let exact = format!("{} ...", &body[..1020]);
+    assert_eq!(exact.len(), 1024);
+    assert!(records(&event(&exact))[0].has_flag(Flag::Truncated));
+    // A multi-byte character cut in half becomes U+FFFD: two bytes longer.
+    let with_replacement = format!("{}\u{FFFD} ...", &body[..1019]);
+    assert_eq!(with_replacement.len(), 1026);
+    assert!(records(&event(&with_replacement))[0].has_flag(Flag::Truncated));
+    assert!(!records(&event("0/3 nodes are available: 3 Insufficient cpu ..."))[0].has_flag(Flag::Truncated));
+}

@@ -579,6 +579,20 @@ fn reference_examples() -> Vec<Example> {
             ],
         ),
         (
+            R::ConnectionReady,
+            Some("Ready"),
+            "Connection URL: native++8000+llama-tf-worker-x7k2p-0",
+            "connectionReady",
+            vec![
+                ("/url", json!("native++8000+llama-tf-worker-x7k2p-0")),
+                (
+                    "/parts",
+                    json!({"scheme": "native", "ip": "", "port": 8000,
+                                   "workerPod": "llama-tf-worker-x7k2p", "resourceVersion": "0"}),
+                ),
+            ],
+        ),
+        (
             R::ResourceScaledUp,
             Some("Scaled"),
             "Resources scaled up: Compute 10->20, VRAM 4Gi->8Gi",
@@ -1189,7 +1203,7 @@ proptest! {
         threshold in i32_count(),
         direction_up in any::<bool>(),
         q in prop::array::uniform4(quantity()),
-        ip in "[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}",
+        ip in "([0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3})?",
         port in any::<u16>(),
         resource_version in "[0-9]{1,9}",
         error in text(),

@@ -304,13 +304,13 @@ impl<R: BufRead> Scanner<R> {
     /// Consume `n` bytes of the current buffer, counting lines.
     fn consume(&mut self, n: usize) {
         if let Ok(buf) = self.reader.fill_buf() {
-            for &byte in &buf[..n.min(buf.len())] {
-                if byte == b'\n' {
-                    self.line += 1;
-                    self.column = 1;
-                } else {
-                    self.column += 1;
+            let taken = &buf[..n.min(buf.len())];
+            match memchr::memrchr(b'\n', taken) {
+                Some(last) => {
+                    self.line += memchr::memchr_iter(b'\n', taken).count();
+                    self.column = taken.len() - last;
                 }
+                None => self.column += taken.len(),
             }
         }
         self.reader.consume(n);
@@ -354,7 +354,9 @@ impl<R: BufRead> Scanner<R> {
                 return Err(self.error("EOF while parsing a value"));
             }
             let mut end = None;
-            for (i, &byte) in buf.iter().enumerate() {
+            let mut i = 0;
+            while i < buf.len() {
+                let byte = buf[i];
                 if !started {
                     started = true;
                     match byte {
@@ -368,20 +370,33 @@ impl<R: BufRead> Scanner<R> {
                         }
                         _ => {}
                     }
+                    i += 1;
                     continue;
                 }
                 if in_string {
                     if escaped {
                         escaped = false;
-                    } else if byte == b'\\' {
+                        i += 1;
+                        continue;
+                    }
+                    // Jump to the next quote or backslash: strings are most of a JSON document.
+                    match memchr::memchr2(b'"', b'\\', &buf[i..]) {
+                        None => {
+                            i = buf.len();
+                            continue;
+                        }
+                        Some(at) => i += at,
+                    }
+                    if buf[i] == b'\\' {
                         escaped = true;
-                    } else if byte == b'"' {
+                    } else {
                         in_string = false;
                         if depth == 0 {
                             end = Some(i + 1);
                             break;
                         }
                     }
+                    i += 1;
                     continue;
                 }
                 if scalar {
@@ -389,6 +404,7 @@ impl<R: BufRead> Scanner<R> {
                         end = Some(i);
                         break;
                     }
+                    i += 1;
                     continue;
                 }
                 match byte {
@@ -403,6 +419,7 @@ impl<R: BufRead> Scanner<R> {
                     }
                     _ => {}
                 }
+                i += 1;
             }
             let take = end.unwrap_or(buf.len());
             if !oversized {

@@ -28,6 +28,8 @@ pub(super) struct PendingItem {
     list_api: Option<Api>,
     /// Set when the container itself is malformed; reported in the item's place.
     invalid: Option<String>,
+    /// A streamed List element not parsed yet: its text and where it starts (line, column).
+    raw: Option<(Vec<u8>, usize, usize)>,
 }
 
 impl PendingItem {
@@ -42,17 +44,14 @@ impl PendingItem {
                 ..PendingItem::new(Value::Null, location, list_api)
             };
         }
-        match serde_json::from_slice(&item.bytes) {
-            Ok(value) => PendingItem::new(value, location, list_api),
-            Err(err) => {
-                let message = json_error_at(&err, item.line, item.column).to_string();
-                PendingItem { invalid: Some(message), ..PendingItem::new(Value::Null, location, list_api) }
-            }
+        PendingItem {
+            raw: Some((item.bytes, item.line, item.column)),
+            ..PendingItem::new(Value::Null, location, list_api)
         }
     }
 
     fn new(value: Value, location: ItemLocation, list_api: Option<Api>) -> Self {
-        PendingItem { value, location, list_api, invalid: None }
+        PendingItem { value, location, list_api, invalid: None, raw: None }
     }
 }
 
@@ -122,10 +121,19 @@ fn type_name(value: &Value) -> &'static str {
 impl PendingItem {
     /// The record, `None` for items that carry no event (a watch `BOOKMARK`), or the item's error.
     pub(super) fn into_record(self) -> Result<Option<EventRecord>, DecodeError> {
-        let PendingItem { value, mut location, list_api, invalid } = self;
+        let PendingItem { mut value, mut location, list_api, invalid, raw } = self;
         let fail = |location: ItemLocation, message: String| Err(DecodeError::Item { location, message });
         if let Some(message) = invalid {
             return fail(location, message);
+        }
+        if let Some((bytes, line, column)) = raw {
+            if let Some(record) = fast_path(&bytes, list_api) {
+                return Ok(Some(record));
+            }
+            value = match serde_json::from_slice(&bytes) {
+                Ok(value) => value,
+                Err(err) => return fail(location, json_error_at(&err, line, column).to_string()),
+            };
         }
         let mut map = match value {
             Value::Object(map) => map,
@@ -219,6 +227,45 @@ impl PendingItem {
             })
             .map_err(|message| DecodeError::Item { location, message })
     }
+}
+
+/// The common case of a streamed List element, without the `Value` in between: a plain Event
+/// whose `apiVersion` (or the List's) names its API is read straight into the k8s-openapi type.
+/// Anything else (watch envelopes, records, other kinds, v1beta1, any error) returns `None` and
+/// takes the general path, which reports errors with their field path.
+fn fast_path(bytes: &[u8], list_api: Option<Api>) -> Option<EventRecord> {
+    // Records read back (`"known":`) have fields the Event types would silently drop.
+    if memchr::memmem::find(bytes, b"\"known\":").is_some() {
+        return None;
+    }
+    let order = match list_api {
+        Some(Api::Core) => [Api::Core, Api::Events],
+        _ => [Api::Events, Api::Core],
+    };
+    for api in order {
+        // kubectl writes `apiVersion` first, so the wrong type fails after a few bytes.
+        match api {
+            Api::Events => {
+                if let Ok(event) = serde_json::from_slice::<events::Event>(bytes) {
+                    // Without `apiVersion` any object parses; require a field only this API has.
+                    let events_api = list_api == Some(Api::Events)
+                        || event.regarding.is_some()
+                        || event.note.is_some()
+                        || event.reporting_controller.is_some();
+                    if events_api && (event.reason.is_some() || event.regarding.is_some()) {
+                        return Some(EventRecord::from(event));
+                    }
+                }
+            }
+            Api::Core => {
+                // `involvedObject` is required by the core/v1 type.
+                if let Ok(event) = serde_json::from_slice::<core::Event>(bytes) {
+                    return Some(EventRecord::from(event));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Fields of which an Event without `kind` must have at least one.

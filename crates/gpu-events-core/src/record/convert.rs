@@ -91,7 +91,9 @@ impl RawEvent<'_> {
         if matches!(details, Some(Details::Unrecognized)) {
             flags.push(Flag::UnrecognizedNote);
         }
-        if note.len() == NOTE_LIMIT && note.ends_with(TRUNCATION_MARKER) {
+        // A cut inside a multi-byte character becomes U+FFFD when the note is re-encoded, so
+        // the length can differ from the limit by a few bytes.
+        if note.ends_with(TRUNCATION_MARKER) && (NOTE_LIMIT - 3..=NOTE_LIMIT + 6).contains(&note.len()) {
             flags.push(Flag::Truncated);
         }
         if combined {

@@ -147,8 +147,9 @@ pub enum Flag {
     Deleted,
     /// The note does not match its reason's grammar (`details` is `{"kind": "unrecognized"}`).
     UnrecognizedNote,
-    /// The note was cut by its recorder at the 1024-byte limit (it is exactly 1024 bytes and ends
-    /// with kube-scheduler's and Kueue's ` ...` marker).
+    /// The note was cut by its recorder at the 1024-byte limit: it ends with kube-scheduler's and
+    /// Kueue's ` ...` marker and is 1024 bytes long (give or take the few bytes a multi-byte
+    /// character cut in half gains when it is re-encoded as U+FFFD).
     Truncated,
 }
 

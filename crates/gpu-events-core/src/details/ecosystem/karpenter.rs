@@ -18,25 +18,49 @@ use crate::details::{Details, Grammar, Note, Quantity};
 
 /// Karpenter nominated a (future) node for the Pod (kubernetes-sigs/karpenter
 /// pkg/controllers/provisioning/scheduling/events.go, v1.14.0).
+///
+/// Formats: `Pod should schedule on: nodeclaim/%s`, with `, node/%s` once the claim has a Node,
+/// or `node/%s` alone when Karpenter nominates an existing Node (no NodeClaim); before v0.32
+/// (Machine API) `machine/%s` stands where `nodeclaim/%s` does.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Nominated {
-    /// The NodeClaim name.
-    pub node_claim: String,
-    /// The Node name, once the claim has one.
+    /// The NodeClaim name; `None` when the note names only a Node or a Machine.
+    pub node_claim: Option<String>,
+    /// The Machine name, in the pre-v0.32 `machine/%s` form (the Machine API preceded NodeClaim).
+    pub machine: Option<String>,
+    /// The Node name, once the claim has one (or the existing Node nominated).
     pub node: Option<String>,
 }
 
 impl Nominated {
-    /// Parse `Pod should schedule on: nodeclaim/NAME` with an optional `, node/NAME`.
+    /// Parse `Pod should schedule on: nodeclaim/NAME` (or `machine/NAME`) with an optional
+    /// `, node/NAME`, or `Pod should schedule on: node/NAME`. Every name must be non-empty.
     pub fn parse(note: &str) -> Option<Self> {
-        let target = note.strip_prefix("Pod should schedule on: nodeclaim/")?;
-        let (claim, node) = match target.split_once(", node/") {
-            Some((claim, node)) => (claim, Some(node.to_owned())),
-            None => (target, None),
+        let target = note.strip_prefix("Pod should schedule on: ")?;
+        let (owner, node) = match target.strip_prefix("node/") {
+            Some(node) => (None, Some(node)),
+            None => match target.split_once(", node/") {
+                Some((owner, node)) => (Some(owner), Some(node)),
+                None => (Some(target), None),
+            },
         };
-        (!claim.is_empty()).then(|| Nominated { node_claim: claim.to_owned(), node })
+        let name = |name: &str| (!name.is_empty()).then(|| name.to_owned());
+        let mut out = Nominated { node_claim: None, machine: None, node: None };
+        if let Some(owner) = owner {
+            if let Some(claim) = owner.strip_prefix("nodeclaim/") {
+                out.node_claim = Some(name(claim)?);
+            } else if let Some(machine) = owner.strip_prefix("machine/") {
+                out.machine = Some(name(machine)?);
+            } else {
+                return None;
+            }
+        }
+        if let Some(node) = node {
+            out.node = Some(name(node)?);
+        }
+        Some(out)
     }
 }
 
@@ -674,11 +698,35 @@ mod tests {
     #[test]
     fn nominated_with_and_without_node() {
         let d = Nominated::parse("Pod should schedule on: nodeclaim/gpu-ljvhl").unwrap();
-        assert_eq!((d.node_claim.as_str(), d.node), ("gpu-ljvhl", None));
+        assert_eq!((d.node_claim.as_deref(), d.machine, d.node), (Some("gpu-ljvhl"), None, None));
         let d = Nominated::parse("Pod should schedule on: nodeclaim/gpu-ljvhl, node/node-a").unwrap();
-        assert_eq!(d.node.as_deref(), Some("node-a"));
+        assert_eq!((d.node_claim.as_deref(), d.node.as_deref()), (Some("gpu-ljvhl"), Some("node-a")));
         assert_eq!(Nominated::parse("Pod should schedule on: nodeclaim/"), None);
-        assert_eq!(Nominated::parse("Pod should schedule on: node/node-a"), None);
+        assert_eq!(Nominated::parse("Pod should schedule on: nodeclaim/a, node/"), None);
+        assert_eq!(Nominated::parse("Pod should schedule on: "), None);
+        assert_eq!(Nominated::parse("Pod should schedule on: node/"), None);
+        assert_eq!(Nominated::parse("Pod should schedule on: pod/a"), None);
+    }
+
+    #[test]
+    fn nominated_existing_node_and_machine() {
+        // NominatePodEvent with a nil NodeClaim: only the Node.
+        let d = Nominated::parse("Pod should schedule on: node/ip-10-0-1-5.us-west-2.compute.internal").unwrap();
+        assert_eq!(d.node_claim, None);
+        assert_eq!(d.machine, None);
+        assert_eq!(d.node.as_deref(), Some("ip-10-0-1-5.us-west-2.compute.internal"));
+        let json = serde_json::to_value(&d).unwrap();
+        assert_eq!(json["nodeClaim"], serde_json::Value::Null);
+        assert_eq!(json["node"], "ip-10-0-1-5.us-west-2.compute.internal");
+        // Pre-v0.32 Machine API.
+        let d = Nominated::parse("Pod should schedule on: machine/default-8m2xk, node/ip-10-0-1-5").unwrap();
+        assert_eq!(
+            (d.node_claim, d.machine.as_deref(), d.node.as_deref()),
+            (None, Some("default-8m2xk"), Some("ip-10-0-1-5"))
+        );
+        let d = Nominated::parse("Pod should schedule on: machine/default-8m2xk").unwrap();
+        assert_eq!((d.machine.as_deref(), d.node), (Some("default-8m2xk"), None));
+        assert_eq!(Nominated::parse("Pod should schedule on: machine/, node/n"), None);
     }
 
     #[test]

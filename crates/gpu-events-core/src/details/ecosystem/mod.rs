@@ -50,7 +50,8 @@ pub(crate) use kueue::{
 #[serde(tag = "kind", rename_all = "camelCase")]
 #[non_exhaustive]
 pub enum EcosystemDetails {
-    /// Karpenter `Nominated`: `Pod should schedule on: nodeclaim/%s[, node/%s]`.
+    /// Karpenter `Nominated`: `Pod should schedule on: nodeclaim/%s[, node/%s]`, `node/%s` alone, or
+    /// the pre-v0.32 `machine/%s[, node/%s]`.
     Nominated(Nominated),
     /// Karpenter `FailedScheduling`: `Failed to schedule pod, %s`, per-NodePool clauses.
     KarpenterFailedScheduling(KarpenterFailedScheduling),
@@ -135,6 +136,8 @@ mod tests {
     fn samples() -> Vec<(&'static Grammar, &'static str)> {
         vec![
             (&NOMINATED, "Pod should schedule on: nodeclaim/a"),
+            (&NOMINATED, "Pod should schedule on: node/n"),
+            (&NOMINATED, "Pod should schedule on: machine/m, node/n"),
             (&KARPENTER_FAILED_SCHEDULING, "Failed to schedule pod, did not tolerate taint (taint=a:NoSchedule)"),
             (&DISRUPTION_BLOCKED, "Node is nominated for a pending pod"),
             (&NODE_CLAIM_EVENT, "NodeClaim a event: b"),

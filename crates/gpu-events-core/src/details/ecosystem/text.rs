@@ -180,22 +180,66 @@ pub(super) fn key_values(text: &str) -> impl Iterator<Item = (&str, &str)> {
 /// Splits a sentence from its trailing `serrors` values, `sentence (key=value, key=value)`
 /// (awslabs/operatorpkg `serrors.Error`, used by Karpenter since v1.1). Returns the sentence and
 /// the text inside the parentheses, or `None` when there is no such suffix.
+///
+/// The suffix is the first ` (` whose group, read as [`closing_bracket`] reads it (from that `(`,
+/// outside double quotes), closes exactly at the final `)` and starts with `key=`. Rather than
+/// rescanning from every ` (` (quadratic), one backward pass computes, for each byte and each
+/// string state a scan could be in there, the bracket sum `sum` from that byte to the end and
+/// whether every such suffix sum on the way is negative (`ends_first`). A scan from `(` at `p`
+/// closes exactly at the end iff its sum is 0 (its depth ends at 0) and every later suffix sum is
+/// negative (its depth stays above 0 until then).
 pub(super) fn structured_suffix(text: &str) -> Option<(&str, &str)> {
-    if !text.ends_with(')') {
+    let bytes = text.as_bytes();
+    let last = bytes.len().checked_sub(1)?;
+    if bytes.get(last) != Some(&b')') {
         return None;
     }
-    for (at, _) in text.match_indices(" (") {
-        let Some(group) = text.get(at + 1..) else {
-            continue;
-        };
-        if closing_bracket(group) == Some(group.len())
-            && let (Some(sentence), Some(inner)) = (text.get(..at), group.get(1..group.len() - 1))
-            && starts_with_key(inner)
-        {
-            return Some((sentence, inner));
+    let mut sum = [0isize; 3];
+    let mut ends_first = [true; 3];
+    let mut open = None;
+    for (i, &b) in bytes.iter().enumerate().rev() {
+        let mut sum_here = [0isize; 3];
+        let mut ends_first_here = [false; 3];
+        for state in [OUTSIDE, INSIDE, ESCAPED] {
+            let next = next_string_state(state, b);
+            let step = match (state, b) {
+                (OUTSIDE, b'{' | b'[' | b'(') => 1,
+                (OUTSIDE, b'}' | b']' | b')') => -1,
+                _ => 0,
+            };
+            sum_here[state] = step + sum[next];
+            ends_first_here[state] = sum_here[state] < 0 && ends_first[next];
         }
+        if b == b'('
+            && sum_here[OUTSIDE] == 0
+            && ends_first[OUTSIDE]
+            && i > 0
+            && bytes.get(i - 1) == Some(&b' ')
+            && text.get(i + 1..).is_some_and(starts_with_key)
+        {
+            open = Some(i);
+        }
+        sum = sum_here;
+        ends_first = ends_first_here;
     }
-    None
+    let open = open?;
+    Some((text.get(..open - 1)?, text.get(open + 1..last)?))
+}
+
+/// String states of a [`closing_bracket`] scan: outside quotes, inside, just after a backslash inside.
+const OUTSIDE: usize = 0;
+const INSIDE: usize = 1;
+const ESCAPED: usize = 2;
+
+/// The string state after reading `b` in `state`.
+fn next_string_state(state: usize, b: u8) -> usize {
+    match (state, b) {
+        (OUTSIDE, b'"') => INSIDE,
+        (OUTSIDE, _) => OUTSIDE,
+        (INSIDE, b'\\') => ESCAPED,
+        (INSIDE, b'"') => OUTSIDE,
+        _ => INSIDE,
+    }
 }
 
 /// A Go `time.Duration` string (`1h2m3.5s`, `300ms`, `0s`) in seconds.
@@ -287,6 +331,83 @@ mod tests {
         );
         let pairs: Vec<_> = key_values("requirements=a In [x], b Exists, resources={\"cpu\":\"1\"}").collect();
         assert_eq!(pairs, [("requirements", "a In [x], b Exists"), ("resources", "{\"cpu\":\"1\"}")]);
+    }
+
+    /// The former quadratic `structured_suffix`: [`closing_bracket`] from every ` (`.
+    fn structured_suffix_by_rescanning(text: &str) -> Option<(&str, &str)> {
+        if !text.ends_with(')') {
+            return None;
+        }
+        for (at, _) in text.match_indices(" (") {
+            let Some(group) = text.get(at + 1..) else {
+                continue;
+            };
+            if closing_bracket(group) == Some(group.len())
+                && let (Some(sentence), Some(inner)) = (text.get(..at), group.get(1..group.len() - 1))
+                && starts_with_key(inner)
+            {
+                return Some((sentence, inner));
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn structured_suffix_agrees_with_rescanning_from_every_parenthesis() {
+        const ALPHABET: &[u8] = b"  ((())[]{}\"\\k=x,";
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        for round in 0..20_000 {
+            let mut text = String::new();
+            for _ in 0..(round % 24) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                text.push(char::from(ALPHABET[(state % ALPHABET.len() as u64) as usize]));
+            }
+            text.push(')');
+            assert_eq!(structured_suffix(&text), structured_suffix_by_rescanning(&text), "{text:?}");
+        }
+        for text in [
+            r#"a (k="(") (k=v)"#,
+            r#"a (k=") (k=v)"#,
+            r#"a "x (k=v)"#,
+            r#"a "\" (k=v)"#,
+            r#"a (k=") (j=\") (k=v))"#,
+            "a (k=b (c=d))",
+            "a (k=v) (j=w)",
+            "a (k=v]",
+        ] {
+            assert_eq!(structured_suffix(text), structured_suffix_by_rescanning(text), "{text:?}");
+        }
+        assert_eq!(structured_suffix("a (k=b (c=d))"), Some(("a", "k=b (c=d)")));
+        assert_eq!(structured_suffix("a (k=v) (j=w)"), Some(("a (k=v)", "j=w")));
+        assert_eq!(structured_suffix(r#"a (k=") (k=v)"#), Some(("a (k=\")", "k=v")));
+    }
+
+    #[test]
+    fn structured_suffix_of_deeply_nested_parentheses() {
+        // Formerly quadratic: every ` (` rescanned to the end (5 s at 98 KB).
+        let n = 250_000;
+        let text = format!("x{}{}", " (".repeat(n), ")".repeat(n));
+        assert_eq!(text.len(), 750_001);
+        assert_eq!(structured_suffix(&text), None);
+        let text = format!("x{}{}", " (k=".repeat(n), ")".repeat(n));
+        let (sentence, inner) = structured_suffix(&text).unwrap();
+        assert_eq!(sentence, "x");
+        assert_eq!(inner.len(), text.len() - 4);
+        assert!(inner.starts_with("k= (k="));
+        // Balanced noise before a real suffix.
+        let text = format!("x{}{} (k=v)", " (".repeat(n), ")".repeat(n));
+        assert_eq!(structured_suffix(&text), Some((&text[..text.len() - 6], "k=v")));
+        // Half of the groups open inside the strings of the other half: nothing closes at the end.
+        for n in [1, 2, 3, 50, 51] {
+            let text = format!("x{}{}", " (k=\"".repeat(n), ")".repeat(n));
+            assert_eq!(structured_suffix(&text), structured_suffix_by_rescanning(&text), "{n}");
+        }
+        let text = format!("x{}{}", " (k=\"".repeat(n), ")".repeat(n));
+        assert_eq!(structured_suffix(&text), None);
+        let text = format!("x{}{}", r#" (k=\" (k="#.repeat(n / 2), ")".repeat(n));
+        assert_eq!(structured_suffix(&text), None);
     }
 
     #[test]

@@ -81,16 +81,12 @@ impl PodEvicted {
     /// Parse an eviction note (also as a Pod status message with a `Pod was rejected: ` prefix).
     /// At least one fragment must be known.
     pub fn parse(note: &str) -> Option<Self> {
-        let (_, text) = strip_pod_status_prefix(note);
-        let mut evicted = PodEvicted {
-            resource: None,
-            threshold: None,
-            available: None,
-            containers: Vec::new(),
-            conditions: Vec::new(),
-            exceeded_limits: Vec::new(),
-            other: Vec::new(),
-        };
+        let mut evicted = PodEvicted::empty();
+        let (stripped, text) = strip_pod_status_prefix(note);
+        // `Pod ephemeral local storage usage exceeds ...` starts with the old `Pod ` status
+        // prefix: keep the note whole when its first fragment is already a known one.
+        let first_known = || fragments(note).next().is_some_and(|first| PodEvicted::empty().fragment(first));
+        let text = if stripped && !note.starts_with("Pod was rejected: ") && first_known() { note } else { text };
         let mut known = false;
         for fragment in fragments(text) {
             if evicted.fragment(fragment) {
@@ -110,6 +106,19 @@ impl PodEvicted {
             }
         }
         Some(evicted)
+    }
+
+    /// An eviction with nothing read yet.
+    fn empty() -> Self {
+        PodEvicted {
+            resource: None,
+            threshold: None,
+            available: None,
+            containers: Vec::new(),
+            conditions: Vec::new(),
+            exceeded_limits: Vec::new(),
+            other: Vec::new(),
+        }
     }
 
     /// Read one fragment; `false` when it is not a known one.
@@ -284,6 +293,33 @@ mod tests {
         for bad in ["", "Evicted", "Something else entirely. ", "The node was fine."] {
             assert_eq!(PodEvicted::parse(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn single_pod_limit_fragment_is_not_taken_for_the_status_prefix() {
+        let pod_limit = ExceededLimit { scope: LimitScope::Pod, name: None, limit: Quantity::parse("20Gi") };
+        for note in [
+            "Pod ephemeral local storage usage exceeds the total limit of containers 20Gi. ",
+            "Pod ephemeral local storage usage exceeds the total limit of containers 20Gi.",
+            "Pod was rejected: Pod ephemeral local storage usage exceeds the total limit of containers 20Gi. ",
+        ] {
+            let e = PodEvicted::parse(note).unwrap_or_else(|| panic!("{note}"));
+            assert_eq!(e.exceeded_limits, std::slice::from_ref(&pod_limit), "{note}");
+            assert!(e.other.is_empty() && e.containers.is_empty() && e.resource.is_none(), "{note}");
+            assert_eq!(e.exceeded_limits[0].limit.value, Some(20.0 * 1024f64.powi(3)));
+        }
+        // The Pod fragment first, then others: the note is still read whole.
+        let two = PodEvicted::parse(
+            "Pod ephemeral local storage usage exceeds the total limit of containers 20Gi. Usage of EmptyDir volume \"dshm\" exceeds the limit \"8Gi\". ",
+        )
+        .unwrap();
+        let scopes: Vec<_> = two.exceeded_limits.iter().map(|l| l.scope).collect();
+        assert_eq!(scopes, [LimitScope::Pod, LimitScope::EmptyDir]);
+        // The old `Pod ` status prefix before another fragment is still removed.
+        let prefixed = PodEvicted::parse("Pod The node had condition: [DiskPressure]. ").unwrap();
+        assert_eq!(prefixed.conditions, ["DiskPressure"]);
+        assert!(prefixed.other.is_empty());
+        assert_eq!(PodEvicted::parse("Pod ephemeral local storage usage is fine. "), None);
     }
 
     #[test]

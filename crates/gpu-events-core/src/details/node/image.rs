@@ -234,12 +234,14 @@ pub enum PullFailureCause {
     /// The image, tag or repository does not exist (`not found`, `manifest unknown`).
     NotFound,
     /// The registry refused the credentials (`401 Unauthorized`, `403 Forbidden`,
-    /// `pull access denied`, `no basic auth credentials`).
+    /// `pull access denied`, `requested access to the resource is denied`,
+    /// `no basic auth credentials`).
     Unauthorized,
     /// The pull timed out or was cancelled by the kubelet (`i/o timeout`,
     /// `context deadline exceeded`, `context canceled`).
     Timeout,
-    /// The registry rate-limited the pull (`429 Too Many Requests`, `toomanyrequests`).
+    /// The pull was rate-limited: by the registry (`429 Too Many Requests`, `toomanyrequests`)
+    /// or by the kubelet's own `registryPullQPS` limit (`pull QPS exceeded`).
     RateLimited,
     /// The registry could not be reached (`no such host`, `connection refused`, the kubelet's
     /// `because the registry is unavailable`).
@@ -255,7 +257,7 @@ impl PullFailureCause {
     /// Classify a pull error by the markers registries and runtimes write.
     pub fn classify(error: &str) -> Self {
         let any = |markers: &[&str]| markers.iter().any(|m| contains_ci(error, m));
-        if any(&["429 Too Many Requests", "toomanyrequests", "rate limit"]) {
+        if any(&["429 Too Many Requests", "toomanyrequests", "rate limit", "pull QPS exceeded"]) {
             PullFailureCause::RateLimited
         } else if any(&[
             "401 Unauthorized",
@@ -263,6 +265,8 @@ impl PullFailureCause {
             "unauthorized",
             "pull access denied",
             "access denied",
+            "requested access to the resource is denied",
+            "insufficient_scope",
             "authentication required",
             "no basic auth credentials",
             "denied: ",
@@ -572,6 +576,60 @@ mod tests {
                 Some("Canceled"),
             ),
             ("Failed to pull image \"x\": Error response from daemon: something odd", PullFailureCause::Other, None),
+            // CRI-O / containers-image: the registry's `denied` error without the `denied: ` code.
+            (
+                "Failed to pull image \"docker.io/library/privateimg:latest\": rpc error: code = Unknown desc = reading manifest latest in docker.io/library/privateimg: requested access to the resource is denied",
+                PullFailureCause::Unauthorized,
+                Some("Unknown"),
+            ),
+            // Docker daemon wording of the same refusal.
+            (
+                "Failed to pull image \"privateimg\": rpc error: code = Unknown desc = Error response from daemon: pull access denied for privateimg, repository does not exist or may require 'docker login': denied: requested access to the resource is denied",
+                PullFailureCause::Unauthorized,
+                Some("Unknown"),
+            ),
+            // The kubelet's own pull rate limit (registryPullQPS), not a registry error.
+            ("Failed to pull image \"x\": pull QPS exceeded", PullFailureCause::RateLimited, None),
+            (
+                "Failed to pull image \"busybox\": Error response from daemon: toomanyrequests: You have reached your pull rate limit. You may increase the limit by authenticating and upgrading: https://www.docker.com/increase-rate-limit",
+                PullFailureCause::RateLimited,
+                None,
+            ),
+            (
+                "Failed to pull image \"x\": rpc error: code = Unknown desc = failed to pull and unpack image \"docker.io/library/x:latest\": failed to resolve reference \"docker.io/library/x:latest\": unexpected status from HEAD request to https://registry-1.docker.io/v2/library/x/manifests/latest: 429 Too Many Requests",
+                PullFailureCause::RateLimited,
+                Some("Unknown"),
+            ),
+            (
+                "Failed to pull image \"123.dkr.ecr.us-east-1.amazonaws.com/x:1\": rpc error: code = Unknown desc = failed to pull and unpack image \"123.dkr.ecr.us-east-1.amazonaws.com/x:1\": failed to resolve reference \"123.dkr.ecr.us-east-1.amazonaws.com/x:1\": pulling from host 123.dkr.ecr.us-east-1.amazonaws.com failed with status code [manifests 1]: 403 Forbidden",
+                PullFailureCause::Unauthorized,
+                Some("Unknown"),
+            ),
+            (
+                "Failed to pull image \"quay.io/x/y:v9\": rpc error: code = Unknown desc = reading manifest v9 in quay.io/x/y: manifest unknown: manifest unknown",
+                PullFailureCause::NotFound,
+                Some("Unknown"),
+            ),
+            (
+                "Failed to pull image \"quay.io/x/y:v9\": rpc error: code = Unknown desc = Error response from daemon: manifest for quay.io/x/y:v9 not found: manifest unknown: manifest unknown",
+                PullFailureCause::NotFound,
+                Some("Unknown"),
+            ),
+            (
+                "Failed to pull image \"r.example/x:1\": rpc error: code = Unknown desc = failed to pull and unpack image \"r.example/x:1\": failed to resolve reference \"r.example/x:1\": failed to do request: Head \"https://r.example/v2/x/manifests/1\": dial tcp 10.0.0.1:443: i/o timeout",
+                PullFailureCause::Timeout,
+                Some("Unknown"),
+            ),
+            (
+                "Failed to pull image \"nvcr.io/nvidia/pytorch:24.05-py3\": rpc error: code = DeadlineExceeded desc = context deadline exceeded",
+                PullFailureCause::Timeout,
+                Some("DeadlineExceeded"),
+            ),
+            (
+                "Failed to pull image \"nvcr.io/nvidia/pytorch:24.05-py3\": rpc error: code = Unknown desc = failed to pull and unpack image \"nvcr.io/nvidia/pytorch:24.05-py3\": failed to copy: read tcp 10.0.0.2:50000->10.0.0.1:443: read: connection reset by peer: context deadline exceeded",
+                PullFailureCause::Timeout,
+                Some("Unknown"),
+            ),
         ];
         for (note, cause, code) in cases {
             let failed = ImagePullFailed::parse(note).unwrap();

@@ -73,15 +73,18 @@ pub enum RuntimeCause {
         error: String,
     },
     /// An OCI runtime or hook binary is missing: `exec: "<name>": executable file not found in
-    /// $PATH` outside the container process, or `fork/exec <path>: no such file or directory`.
+    /// $PATH` (or `exec: "<path>": stat <path>: no such file or directory`) outside the container
+    /// process, or `fork/exec <path>: no such file or directory`.
     RuntimeBinaryMissing {
         /// The binary name or path (`nvidia-container-runtime`, `/usr/bin/nvidia-container-runtime`).
         path: String,
     },
     /// The container's own command is missing: `unable to start container process: exec:
-    /// "<cmd>": executable file not found in $PATH`.
+    /// "<cmd>": executable file not found in $PATH`, or, for a command given as a path, `exec:
+    /// "<path>": stat <path>: no such file or directory` (also with the quotes escaped, inside
+    /// another quoted error).
     ExecutableNotFound {
-        /// The command.
+        /// The command, or the path when the command is one (`/usr/local/bin/x`).
         command: String,
     },
     /// The CRI socket did not answer: `dial unix <path>: connect: connection refused` (or
@@ -299,19 +302,13 @@ fn classify_cause(error: &str) -> RuntimeCause {
             return RuntimeCause::CdiInjectionFailed { error: strip_runtime_suffix(rest).to_owned() };
         }
     }
-    if let Some(at) = error.find(": executable file not found in $PATH") {
-        let head = error.get(..at).unwrap_or_default();
-        if let Some(quoted_at) = head.rfind("exec: \"") {
-            let name = head.get(quoted_at + "exec: ".len()..).and_then(split_quoted).map(|(name, _)| name);
-            if let Some(name) = name {
-                let in_container = head.contains("container process");
-                return if in_container {
-                    RuntimeCause::ExecutableNotFound { command: name }
-                } else {
-                    RuntimeCause::RuntimeBinaryMissing { path: name }
-                };
-            }
-        }
+    if let Some((at, name)) = missing_executable(error) {
+        let in_container = error.get(..at).is_some_and(|head| head.contains("container process"));
+        return if in_container {
+            RuntimeCause::ExecutableNotFound { command: name }
+        } else {
+            RuntimeCause::RuntimeBinaryMissing { path: name }
+        };
     }
     if let Some(rest) = after(error, "fork/exec ")
         && let Some((path, tail)) = rest.split_once(": ")
@@ -327,6 +324,37 @@ fn classify_cause(error: &str) -> RuntimeCause {
         return RuntimeCause::CriSocketUnavailable { socket: socket.to_owned() };
     }
     RuntimeCause::Other
+}
+
+/// The deepest `%q` nesting (backslashes before a quote) the chain classifier reads: four levels.
+const MAX_ESCAPES: usize = 15;
+
+/// The first Go `exec.Error` in `text` that says the program does not exist, and where it
+/// starts: `exec: "<name>": executable file not found in $PATH` (a bare name looked up in
+/// `$PATH`) or `exec: "<path>": stat <path>: no such file or directory` (a path). The quotes may
+/// be escaped (`exec: \"<name>\": ...`) when the error sits inside another `%q`.
+fn missing_executable(text: &str) -> Option<(usize, String)> {
+    text.match_indices("exec: ").find_map(|(at, marker)| {
+        let rest = text.get(at + marker.len()..)?;
+        // Each level of `%q` nesting escapes the quote once more: `\"`, `\\\"`, ...
+        let backslashes = rest.bytes().take_while(|&b| b == b'\\').count();
+        let (name, tail) = if backslashes == 0 {
+            split_quoted(rest)?
+        } else if backslashes <= MAX_ESCAPES && rest.as_bytes().get(backslashes) == Some(&b'"') {
+            let quote = rest.get(..=backslashes)?;
+            let (name, tail) = rest.get(quote.len()..)?.split_once(quote)?;
+            (name.to_owned(), tail)
+        } else {
+            return None;
+        };
+        let tail = tail.strip_prefix(": ")?;
+        let missing = tail.starts_with("executable file not found in $PATH")
+            || tail
+                .strip_prefix("stat ")
+                .and_then(|stat| stat.split_once(": "))
+                .is_some_and(|(path, error)| !path.is_empty() && error.starts_with("no such file or directory"));
+        (missing && !name.is_empty()).then_some((at, name))
+    })
 }
 
 /// A 64-hex ID (sandbox or container): right after `sandbox ` (optionally `id ` and a quote),
@@ -549,6 +577,62 @@ mod tests {
             Some("d0a43b5d3c6c433f011efbfacb6de3f7ac448f3d09a272cef8d43249712b12b1")
         );
         assert_eq!(cold.phase, Some(RuntimePhase::Sandbox));
+    }
+
+    #[test]
+    fn missing_entrypoint_path_is_executable_not_found() {
+        let path = RuntimeCause::ExecutableNotFound { command: "/usr/local/bin/x".to_owned() };
+        let crio = RuntimeFailure::parse(
+            "Error: container create failed: time=\"2024-05-02T10:00:00Z\" level=error msg=\"runc create failed: unable to start container process: exec: \\\"/usr/local/bin/x\\\": stat /usr/local/bin/x: no such file or directory\"",
+        )
+        .unwrap();
+        assert_eq!(crio.cause, path);
+        assert_eq!(crio.phase, Some(RuntimePhase::CreateContainer));
+        let bare = RuntimeFailure::parse(
+            "Error: container create failed: runc create failed: unable to start container process: exec: \"/usr/local/bin/x\": stat /usr/local/bin/x: no such file or directory: unknown",
+        )
+        .unwrap();
+        assert_eq!(bare.cause, path);
+        let containerd = RuntimeFailure::parse(
+            "Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: \"/usr/local/bin/x\": stat /usr/local/bin/x: no such file or directory: unknown",
+        )
+        .unwrap();
+        assert_eq!((containerd.phase, containerd.cause), (Some(RuntimePhase::StartContainer), path));
+
+        // Docker's doubly quoted wording of the `$PATH` form.
+        let docker = RuntimeFailure::parse(
+            "Error: failed to start container \"trainer\": Error response from daemon: OCI runtime create failed: container_linux.go:345: starting container process caused \"exec: \\\"python3\\\": executable file not found in $PATH\": unknown",
+        )
+        .unwrap();
+        assert_eq!(docker.cause, RuntimeCause::ExecutableNotFound { command: "python3".to_owned() });
+        // Outside the container process the same error is a missing runtime binary.
+        let runtime = RuntimeFailure::classify(
+            None,
+            "failed to create shim task: OCI runtime create failed: exec: \"/usr/bin/nvidia-container-runtime\": stat /usr/bin/nvidia-container-runtime: no such file or directory: unknown",
+        );
+        assert_eq!(
+            runtime.cause,
+            RuntimeCause::RuntimeBinaryMissing { path: "/usr/bin/nvidia-container-runtime".to_owned() }
+        );
+
+        for other in [
+            "unable to start container process: exec: \"/x\": permission denied: unknown",
+            "unable to start container process: exec: \"/x\": stat : no such file or directory",
+            "unable to start container process: exec: \"\": executable file not found in $PATH",
+            "unable to start container process: exec: \\\"/x: stat /x: no such file or directory",
+            "unable to start container process: exec: /x: stat /x: no such file or directory",
+        ] {
+            assert_eq!(RuntimeFailure::classify(None, other).cause, RuntimeCause::Other, "{other}");
+        }
+        let nested = |n: usize| format!("exec: {0}\"x{0}\": stat x: no such file or directory", "\\".repeat(n));
+        assert_eq!(missing_executable(&nested(7)), Some((0, "x".to_owned())));
+        assert_eq!(missing_executable(&nested(MAX_ESCAPES + 1)), None);
+
+        // Many openers whose quotes never close: still read quickly, and nothing is found.
+        let hostile: String = (0..15).rev().map(|n| format!("exec: {}\"x", "\\".repeat(n))).collect::<String>()
+            + &"exec: \\\"a ".repeat(60_000);
+        assert_eq!(missing_executable(&hostile), None);
+        assert_eq!(RuntimeFailure::classify(None, &hostile).cause, RuntimeCause::Other);
     }
 
     #[test]

@@ -134,6 +134,10 @@ impl FitError {
     /// Parse a FitError message in any of its forms; `None` if the note is not one.
     pub fn parse(note: &str) -> Option<FitError> {
         let (text, ending) = split_ending(note.trim());
+        let truncated = ending == Ending::Truncated;
+        // A cut note keeps the separator before the cut (`{team: gpu}.`, `..., `): not part of
+        // the last entry.
+        let text = if truncated { text.trim_end_matches([' ', ',', '.']) } else { text };
         let (hyper_node, text) = match text.strip_prefix("In hyperNode ") {
             Some(rest) => {
                 let (name, rest) = rest.split_once(": ")?;
@@ -142,7 +146,6 @@ impl FitError {
             None => (None, text),
         };
         let (wording, total_nodes, rest) = parse_header(text)?;
-        let truncated = ending == Ending::Truncated;
         if wording == FitErrorWording::Predicates {
             return Some(FitError {
                 wording,
@@ -155,7 +158,15 @@ impl FitError {
                 ending,
             });
         }
-        let (body, mut post_filter, mut preemption) = split_post_filter(rest, wording == FitErrorWording::Available);
+        let any_plugin = wording == FitErrorWording::Available;
+        let rest = if truncated && any_plugin { strip_cut_preemption_label(rest) } else { rest };
+        let (body, mut post_filter, mut preemption) = split_post_filter(rest, any_plugin);
+        // The body is complete when a preemption section follows it, even a cut one.
+        let body_truncated = truncated && preemption.is_none();
+        // A preemption section cut inside its own `0/N nodes are available` header says nothing.
+        if truncated && preemption.is_some_and(is_cut_nodes_header) {
+            preemption = None;
+        }
         // A PostFilter plugin that runs after DefaultPreemption adds `, <message>` after the
         // preemption's own final period.
         if let Some(text) = preemption
@@ -164,7 +175,7 @@ impl FitError {
             preemption = Some(&text[..=at]);
             post_filter.extend(text[at + 3..].split(", "));
         }
-        let (reasons, pre_filter) = parse_body(body, truncated && preemption.is_none())?;
+        let (reasons, pre_filter) = parse_body(body, body_truncated)?;
         let preemption = match preemption {
             Some(text) => Some(Preemption::parse(text, truncated)?),
             None => None,
@@ -196,7 +207,7 @@ impl Preemption {
         let text = text.trim();
         let trimmed = text.strip_suffix('.').unwrap_or(text);
         if let Some((FitErrorWording::Available, Some(total_nodes), body)) = parse_header(trimmed)
-            && (body.is_empty() || count_prefix(body).is_some())
+            && (body.is_empty() || starts_with_count(body))
         {
             return Some(Preemption::Nodes { total_nodes, reasons: parse_entries(body, truncated)? });
         }
@@ -240,6 +251,33 @@ fn parse_header(text: &str) -> Option<(FitErrorWording, Option<u32>, &str)> {
     Some((FitErrorWording::Predicates, None, rest.trim_start()))
 }
 
+/// In a cut note, a trailing `preemption: ` label cut before its end (`{c: d}. preemp`,
+/// `no new claims to deallocate, pre`, `preemption:`) is removed with the separator before it:
+/// it is not a PostFilter message.
+fn strip_cut_preemption_label(text: &str) -> &str {
+    let (before, tail) = match text.rfind(' ') {
+        Some(space) => match text[..space].strip_suffix(['.', ',']) {
+            Some(before) => (before, &text[space + 1..]),
+            None => return text,
+        },
+        None => ("", text),
+    };
+    if !tail.is_empty() && "preemption:".starts_with(tail) { before } else { text }
+}
+
+/// Whether a preemption text is its `0/N nodes are available` header cut before its end
+/// (`0/50 nodes are avai`, `0/5`, `0`).
+fn is_cut_nodes_header(text: &str) -> bool {
+    const REST: &str = " nodes are available";
+    match text.strip_prefix("0/") {
+        Some(rest) => {
+            let rest = &rest[digits_len(rest)..];
+            rest.len() < REST.len() && REST.starts_with(rest)
+        }
+        None => "0/".starts_with(text),
+    }
+}
+
 /// After a header: nothing, `:` or `: <text>`.
 fn after_colon(rest: &str) -> Option<&str> {
     if rest.is_empty() {
@@ -273,11 +311,15 @@ fn split_post_filter(text: &str, any_plugin: bool) -> (&str, Vec<&str>, Option<&
             };
         }
     }
+    // Where the last histogram entry starts (`, <digits> `), found once: a candidate is followed
+    // by an entry exactly when that start is past it, so no candidate rescans the rest.
+    let mut last_entry: Option<Option<usize>> = None;
     for (at, _) in text.match_indices(". ") {
         let after = &text[at + 2..];
         let known = KNOWN_POST_FILTER.iter().any(|known| after.starts_with(known));
-        let plugin_text =
-            any_plugin && after.starts_with(|c: char| c.is_ascii_lowercase()) && split_entries(after).nth(1).is_none();
+        let plugin_text = any_plugin
+            && after.starts_with(|c: char| c.is_ascii_lowercase())
+            && (*last_entry.get_or_insert_with(|| last_entry_separator(text))).is_none_or(|entry| entry < at + 2);
         if known || plugin_text {
             return (&text[..at], after.split(", ").collect(), None);
         }
@@ -285,11 +327,25 @@ fn split_post_filter(text: &str, any_plugin: bool) -> (&str, Vec<&str>, Option<&
     (text, Vec::new(), None)
 }
 
-/// A body is a histogram when it starts with a count, otherwise a PreFilter sentence.
+/// The position of the last `, ` that starts a histogram entry (`, <digits> ` or `, <digits>`
+/// at the end): the last place [`split_entries`] splits `text`.
+fn last_entry_separator(text: &str) -> Option<usize> {
+    text.rmatch_indices(", ").map(|(at, _)| at).find(|&at| starts_with_count(&text[at + 2..]))
+}
+
+/// Whether `text` starts like a histogram entry: digits, then a space or the end (the count
+/// may still overflow: [`parse_entries`] rejects it then).
+fn starts_with_count(text: &str) -> bool {
+    let digits = digits_len(text);
+    digits > 0 && matches!(text.as_bytes().get(digits), None | Some(b' '))
+}
+
+/// A body is a histogram when it starts with a count (digits and a space, even one too large
+/// for a count, which makes the message unrecognised), otherwise a PreFilter sentence.
 fn parse_body(body: &str, truncated: bool) -> Option<(Vec<ReasonCount>, Option<String>)> {
     if body.is_empty() {
         Some((Vec::new(), None))
-    } else if count_prefix(body).is_some() {
+    } else if starts_with_count(body) {
         Some((parse_entries(body, truncated)?, None))
     } else {
         Some((Vec::new(), Some(body.to_owned())))
@@ -340,8 +396,7 @@ pub(super) fn split_entries(text: &str) -> impl Iterator<Item = &str> {
         while let Some(found) = current[from..].find(", ") {
             let at = from + found;
             let after = &current[at + 2..];
-            let digits = digits_len(after);
-            if digits > 0 && matches!(after.as_bytes().get(digits), None | Some(b' ')) {
+            if starts_with_count(after) {
                 rest = Some(after);
                 return Some(&current[..at]);
             }
@@ -593,6 +648,125 @@ mod tests {
     }
 
     #[test]
+    fn truncated_drops_the_separator_before_the_cut() {
+        for note in [
+            "0/50 nodes are available: 3 node(s) had untolerated taint {team: gpu}. ...",
+            "0/50 nodes are available: 3 node(s) had untolerated taint {team: gpu}.  ...",
+            "0/50 nodes are available: 3 node(s) had untolerated taint {team: gpu}, ...",
+            "0/50 nodes are available: 3 node(s) had untolerated taint {team: gpu},  ...",
+            "0/50 nodes are available: 3 node(s) had untolerated taint {team: gpu}, 4 ...",
+            "0/50 nodes are available: 3 node(s) had untolerated taint {team: gpu}. preemp ...",
+            "0/50 nodes are available: 3 node(s) had untolerated taint {team: gpu}. preemption: ...",
+        ] {
+            let fit = parse(note);
+            assert_eq!(fit.ending, Ending::Truncated, "{note}");
+            assert_eq!(entries(&fit), [(3, "node(s) had untolerated taint {team: gpu}")], "{note}");
+            assert_eq!(
+                fit.reasons[0].reason,
+                NodeReason::UntoleratedTaint {
+                    text: "node(s) had untolerated taint {team: gpu}".into(),
+                    key: Some("team".into()),
+                    value: Some("gpu".into()),
+                },
+                "{note}"
+            );
+            assert!(fit.post_filter.is_empty(), "{note}");
+            assert_eq!(fit.preemption, None, "{note}");
+        }
+        // The same in the last PostFilter message and the preemption histogram.
+        let fit = parse("0/50 nodes are available: 50 Insufficient cpu. no new claims to deallocate, ...");
+        assert_eq!(fit.post_filter, ["no new claims to deallocate"]);
+        let fit = parse(
+            "0/50 nodes are available: 50 Insufficient cpu. preemption: 0/50 nodes are available: 50 Preemption is not helpful for scheduling., ...",
+        );
+        assert_eq!(preemption_entries(&fit), (50, vec![(50, "Preemption is not helpful for scheduling")]));
+        assert!(fit.post_filter.is_empty());
+        // Not truncated: the text is kept.
+        let fit = parse("0/50 nodes are available: 3 vendor says no,");
+        assert_eq!(entries(&fit), [(3, "vendor says no,")]);
+    }
+
+    #[test]
+    fn truncated_preemption_header_is_absent() {
+        for cut in ["p", "preemp", "preemption", "preemption:", "preemption: 0", "preemption: 0/", "preemption: 0/5"] {
+            for note in [
+                format!("0/50 nodes are available: 50 Insufficient nvidia.com/gpu. {cut} ..."),
+                format!("0/50 nodes are available: 50 Insufficient nvidia.com/gpu. {cut}  ..."),
+            ] {
+                let fit = parse(&note);
+                assert_eq!(entries(&fit), [(50, "Insufficient nvidia.com/gpu")], "{note}");
+                assert!(fit.post_filter.is_empty(), "{note}");
+                assert_eq!(fit.preemption, None, "{note}");
+            }
+        }
+        for cut in ["0/50 nodes are avai", "0/50 nodes", "0/50 ", "0/50 nodes are available"] {
+            let note = format!(
+                "0/50 nodes are available: 50 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: {cut} ..."
+            );
+            let fit = parse(&note);
+            assert_eq!(entries(&fit), [(50, "Insufficient nvidia.com/gpu")], "{note}");
+            assert_eq!(fit.post_filter, ["no new claims to deallocate"], "{note}");
+            let complete = cut == "0/50 nodes are available";
+            let expected = complete.then_some(Preemption::Nodes { total_nodes: 50, reasons: Vec::new() });
+            assert_eq!(fit.preemption, expected, "{note}");
+        }
+        let fit = parse("0/50 nodes are available: 50 Insufficient cpu. no new claims to deallocate, preem ...");
+        assert_eq!(fit.post_filter, ["no new claims to deallocate"]);
+        assert_eq!(fit.preemption, None);
+        // Cut in the preemption histogram's first count: a histogram with no entries.
+        let fit = parse("0/50 nodes are available: 50 Insufficient cpu. preemption: 0/50 nodes are available: 1 ...");
+        assert_eq!(fit.preemption, Some(Preemption::Nodes { total_nodes: 50, reasons: Vec::new() }));
+        // A body cut right after the header.
+        let fit = parse("0/50 nodes are available: preem ...");
+        assert_eq!((fit.reasons.len(), fit.pre_filter, fit.preemption), (0, None, None));
+        let fit = parse("0/50 nodes are available: 12 ...");
+        assert_eq!((fit.reasons.len(), fit.pre_filter, fit.preemption), (0, None, None));
+        // A cut preemption sentence is kept as written.
+        let fit = parse("0/50 nodes are available: 50 Insufficient cpu. preemption: not eligible due ...");
+        assert_eq!(fit.preemption, Some(Preemption::Message { message: "not eligible due".into() }));
+        // Not truncated: a lower-case PostFilter message stays one.
+        let fit = parse("0/50 nodes are available: 50 Insufficient cpu. preemp.");
+        assert_eq!(fit.post_filter, ["preemp"]);
+    }
+
+    #[test]
+    fn overflowing_first_count_is_not_a_prefilter_sentence() {
+        assert_eq!(FitError::parse("0/5 nodes are available: 99999999999 Insufficient cpu."), None);
+        // Digits not followed by a space still start a sentence.
+        let fit = parse("0/5 nodes are available: 3rd-party plugin said no.");
+        assert_eq!(fit.pre_filter.as_deref(), Some("3rd-party plugin said no"));
+        let fit = parse("0/5 nodes are available: 4294967295 Insufficient cpu.");
+        assert_eq!(entries(&fit), [(u32::MAX, "Insufficient cpu")]);
+    }
+
+    /// `. <lower-case>` candidates do not rescan the rest of the note: a 1 MB note of them
+    /// parses at once.
+    #[test]
+    fn many_post_filter_candidates_parse_in_one_pass() {
+        let n = 1 << 18;
+        let note = format!("0/5 nodes are available: 1 a{}, 1 z.", ". b".repeat(n));
+        assert!(note.len() > 750_000);
+        let fit = parse(&note);
+        assert_eq!(fit.reasons.len(), 2);
+        assert_eq!(fit.reasons[0].count, 1);
+        assert_eq!(fit.reasons[0].reason.text(), format!("a{}", ". b".repeat(n)));
+        assert_eq!(fit.reasons[1].reason.text(), "z");
+        assert!(fit.post_filter.is_empty());
+
+        // Without the entry at the end, the first candidate starts the PostFilter part.
+        let note = format!("0/5 nodes are available: 1 a{}.", ". b".repeat(n));
+        let fit = parse(&note);
+        assert_eq!(entries(&fit), [(1, "a")]);
+        assert_eq!(fit.post_filter, [&". b".repeat(n)[2..]]);
+
+        // Many separators that do not start an entry.
+        let note = format!("0/5 nodes are available: 1 a{}. b, 2 c.", ", 7x. y".repeat(n));
+        let fit = parse(&note);
+        assert_eq!(fit.reasons.len(), 2);
+        assert_eq!(fit.reasons[1].reason.text(), "c");
+    }
+
+    #[test]
     fn extender_tokens_are_other() {
         let fit = parse(
             "0/4 nodes are available: 1 NodeUnfitPod, 1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }, 2 node unregistered. preemption: 0/4 nodes are available: 1 Preemption is not helpful for scheduling, 3 No preemption victims found for incoming pod..",
@@ -653,6 +827,10 @@ mod tests {
             "0/2 nodes are available; 1 Insufficient cpu.",
             "0/99999999999 nodes are available: 1 Insufficient cpu.",
             "0/2 nodes are available: 1 Insufficient cpu, 99999999999 Insufficient memory.",
+            // An overflowing first count is not a PreFilter sentence.
+            "0/5 nodes are available: 99999999999 Insufficient cpu.",
+            "0/5 nodes are available: 99999999999 Insufficient cpu ...",
+            "0/5 nodes are available: 5 Insufficient cpu. preemption: 0/5 nodes are available: 99999999999 Preemption is not helpful for scheduling.",
             "no nodes available to schedule pods",
             "Successfully assigned default/p to node-a",
         ] {
@@ -666,5 +844,9 @@ mod tests {
         assert_eq!(pieces, ["1 a, b", "2 c", "3"]);
         let pieces: Vec<&str> = split_entries("1 a, 2b").collect();
         assert_eq!(pieces, ["1 a, 2b"]);
+        // The last separator agrees with the split.
+        assert_eq!(last_entry_separator("1 a, b, 2 c, 3"), Some(11));
+        assert_eq!(last_entry_separator("1 a, b, 2 c, 3x"), Some(6));
+        assert_eq!(last_entry_separator("1 a, 2b"), None);
     }
 }

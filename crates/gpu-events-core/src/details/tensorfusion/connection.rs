@@ -161,7 +161,8 @@ impl WorkerSelectionFailed {
 pub struct ConnectionUrl {
     /// The scheme (`native`).
     pub scheme: String,
-    /// The worker Pod's IP.
+    /// The worker Pod's IP; empty when the Pod had none yet (TensorFusion builds the URL from
+    /// `pod.Status.PodIP`, which is empty until the kubelet assigns one).
     pub ip: String,
     /// The worker port (8000, `TensorFusionRemoteWorkerPortNumber`).
     pub port: u16,
@@ -172,12 +173,14 @@ pub struct ConnectionUrl {
 }
 
 impl ConnectionUrl {
-    /// Split a URL; `None` when it does not have the shape.
+    /// Split a URL; `None` when it does not have the shape. The IP may be empty (a worker Pod
+    /// without an IP yet gives `native++8000+<pod>-<resourceVersion>`); the scheme, port, Pod
+    /// name and resourceVersion may not.
     pub fn parse(url: &str) -> Option<Self> {
         let mut parts = url.splitn(4, '+');
         let (scheme, ip, port, worker) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
         let (worker_pod, resource_version) = worker.rsplit_once('-')?;
-        if scheme.is_empty() || ip.is_empty() || worker_pod.is_empty() || resource_version.is_empty() {
+        if scheme.is_empty() || worker_pod.is_empty() || resource_version.is_empty() {
             return None;
         }
         Some(ConnectionUrl {
@@ -291,5 +294,29 @@ mod tests {
             assert_eq!(ConnectionUrl::parse(opaque), None, "{opaque}");
         }
         assert_eq!(ConnectionReady::parse("Connection: x"), None);
+    }
+
+    #[test]
+    fn connection_without_pod_ip() {
+        let note = "Connection URL: native++8000+llama-tf-worker-x7k2p-0";
+        let d = ConnectionReady::parse(note).unwrap();
+        assert_eq!(d.url, "native++8000+llama-tf-worker-x7k2p-0");
+        assert_eq!(
+            d.parts,
+            Some(ConnectionUrl {
+                scheme: "native".to_owned(),
+                ip: String::new(),
+                port: 8000,
+                worker_pod: "llama-tf-worker-x7k2p".to_owned(),
+                resource_version: "0".to_owned(),
+            })
+        );
+        assert_eq!(d.render(), note);
+        // Only the IP may be empty.
+        for opaque in
+            ["native++8000", "native+++w-0", "native++port+w-0", "native++8000+w", "native++8000+-0", "+++w-0"]
+        {
+            assert_eq!(ConnectionUrl::parse(opaque), None, "{opaque}");
+        }
     }
 }
