@@ -12,7 +12,7 @@ use gpu_events_core::diagnose::{Diagnosis, Summary, SummaryReport, diagnose};
 use gpu_events_core::record::Flag;
 
 use crate::table::Table;
-use crate::{Error, ExplainOutput, Mode, View, age};
+use crate::{Error, ExplainOutput, Mode, View, age, live};
 
 /// The bundled sample dump, compiled into the binary.
 const SAMPLE: &str = include_str!("../sample/events.yaml");
@@ -61,6 +61,24 @@ pub fn run(input: Input<'_>, view: View, now: Option<DateTime<Utc>>, out: &mut i
     print(Decoder::from_reader(source).reference_time(now), view, now, false, out)
 }
 
+/// Live mode: the target's events from the cluster, the Pod's status applied to its diagnosis.
+pub fn run_live(
+    target: &live::Target,
+    view: View,
+    now: Option<DateTime<Utc>>,
+    out: &mut impl Write,
+) -> Result<ExitCode, Error> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let (records, pod) = runtime.block_on(live::fetch(target))?;
+    let now = now.unwrap_or_else(Utc::now);
+    let sharpen = |diagnoses: &mut Vec<Diagnosis>| {
+        if let Some(pod) = &pod {
+            pod.sharpen(diagnoses);
+        }
+    };
+    print_with(records.into_iter().map(Ok), view, now, false, &sharpen, out)
+}
+
 /// Standard input: JSON Lines are flushed record by record, so a watch (`kubectl get events -w
 /// -o json | gpu-events explain - -o json`) shows each event as it comes.
 fn stream(
@@ -83,6 +101,17 @@ fn print(
     view: View,
     now: DateTime<Utc>,
     live: bool,
+    out: &mut impl Write,
+) -> Result<ExitCode, Error> {
+    print_with(decoder, view, now, live, &|_| {}, out)
+}
+
+fn print_with(
+    decoder: impl Iterator<Item = Result<EventRecord, DecodeError>>,
+    view: View,
+    now: DateTime<Utc>,
+    live: bool,
+    adjust: &dyn Fn(&mut Vec<Diagnosis>),
     out: &mut impl Write,
 ) -> Result<ExitCode, Error> {
     let mut failed = false;
@@ -133,7 +162,8 @@ fn print(
             }
         }
         Mode::Diagnose => {
-            let diagnoses = diagnose(&records);
+            let mut diagnoses = diagnose(&records);
+            adjust(&mut diagnoses);
             if diagnoses.is_empty() {
                 eprintln!("gpu-events: no object with Warning events or a stuck signal");
             }

@@ -3,6 +3,7 @@
 
 mod age;
 mod explain;
+mod live;
 mod reasons;
 mod table;
 
@@ -32,9 +33,16 @@ enum Command {
     /// that cannot be read are reported on stderr and the rest are printed; the exit status is 1
     /// if anything was not read.
     Explain {
-        /// Input file, or `-` for standard input.
+        /// Input file, `-` for standard input, or an object in the cluster (`pod/NAME`, any
+        /// kind) to read its events live from the kubeconfig's cluster.
         #[arg(conflicts_with = "sample")]
         file: Option<PathBuf>,
+        /// Namespace of the object (live mode); alone, reads every event of the namespace.
+        #[arg(short, long)]
+        namespace: Option<String>,
+        /// Every namespace (live mode, without an object).
+        #[arg(short = 'A', long, conflicts_with = "namespace")]
+        all_namespaces: bool,
         /// Read the bundled sample dump (compiled into the binary), whatever stdin is.
         #[arg(long)]
         sample: bool,
@@ -104,18 +112,27 @@ fn main() -> ExitCode {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match cli.command {
-        Command::Explain { file, sample, output, diagnose, summary, now } => {
+        Command::Explain { file, sample, output, diagnose, summary, now, namespace, all_namespaces } => {
             let mode = match (diagnose, summary) {
                 (true, _) => Mode::Diagnose,
                 (_, true) => Mode::Summary,
                 _ => Mode::Records,
             };
-            let input = match (&file, sample) {
-                (Some(path), _) => explain::Input::File(path),
-                (None, true) => explain::Input::Sample,
-                (None, false) => explain::Input::Auto,
-            };
-            explain::run(input, View { mode, output }, now, &mut out)
+            let view = View { mode, output };
+            // An argument that is no file but reads `kind/name` is an object in the cluster.
+            let object = file.as_deref().filter(|p| !p.exists()).and_then(|p| p.to_str()).and_then(live::parse_object);
+            if object.is_some() || (file.is_none() && (namespace.is_some() || all_namespaces)) {
+                let (kind, name) = object.map_or((None, None), |(k, n)| (Some(k), Some(n)));
+                let target = live::Target { kind, name, namespace: if all_namespaces { None } else { namespace } };
+                explain::run_live(&target, view, now, &mut out)
+            } else {
+                let input = match (&file, sample) {
+                    (Some(path), _) => explain::Input::File(path),
+                    (None, true) => explain::Input::Sample,
+                    (None, false) => explain::Input::Auto,
+                };
+                explain::run(input, view, now, &mut out)
+            }
         }
 
         Command::Reasons { output } => reasons::run(output, &mut out),
@@ -149,12 +166,14 @@ enum Error {
     Json(#[from] serde_json::Error),
     #[error("cannot open {path}: {source}")]
     Open { path: PathBuf, source: io::Error },
+    #[error("reading the cluster (kubeconfig from KUBECONFIG or ~/.kube/config): {0}")]
+    Kube(kube::Error),
 }
 
 fn is_broken_pipe(err: &Error) -> bool {
     match err {
         Error::Io(err) => err.kind() == io::ErrorKind::BrokenPipe,
         Error::Json(err) => err.io_error_kind() == Some(io::ErrorKind::BrokenPipe),
-        Error::Open { .. } => false,
+        Error::Open { .. } | Error::Kube(_) => false,
     }
 }

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::details::Quantity;
 use crate::details::template::go_unquote;
+pub(super) use crate::details::text::go_duration_seconds;
 
 /// What Kueue and kube-scheduler append to a note they cut at 1024 bytes.
 const TRUNCATION_MARKER: &str = " ...";
@@ -240,40 +241,6 @@ fn next_string_state(state: usize, b: u8) -> usize {
         (INSIDE, b'"') => OUTSIDE,
         _ => INSIDE,
     }
-}
-
-/// A Go `time.Duration` string (`1h2m3.5s`, `300ms`, `0s`) in seconds.
-pub(super) fn go_duration_seconds(text: &str) -> Option<f64> {
-    let (negative, mut rest) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text.strip_prefix('+').unwrap_or(text)),
-    };
-    if rest == "0" {
-        return Some(0.0);
-    }
-    if rest.is_empty() {
-        return None;
-    }
-    let mut total = 0.0;
-    while !rest.is_empty() {
-        let number_len = rest.bytes().take_while(|b| b.is_ascii_digit() || *b == b'.').count();
-        let number: f64 = rest.get(..number_len)?.parse().ok()?;
-        rest = rest.get(number_len..)?;
-        let unit_len =
-            rest.char_indices().find(|(_, c)| c.is_ascii_digit() || *c == '.').map_or(rest.len(), |(i, _)| i);
-        let scale = match rest.get(..unit_len)? {
-            "ns" => 1e-9,
-            "us" | "µs" | "μs" => 1e-6,
-            "ms" => 1e-3,
-            "s" => 1.0,
-            "m" => 60.0,
-            "h" => 3600.0,
-            _ => return None,
-        };
-        total += number * scale;
-        rest = rest.get(unit_len..)?;
-    }
-    Some(if negative { -total } else { total })
 }
 
 /// `items` joined by `, ` with Karpenter's `pretty.Slice` tail ` and N other(s)`: the items and N.

@@ -93,65 +93,29 @@ impl ResourceScaled {
     }
 }
 
-/// A worker Pod was chosen for the connection (tensorfusionconnection_controller.go:161 @3e0a490).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct WorkerSelected {
-    /// The worker Pod's name.
-    pub worker: String,
-}
-
-impl WorkerSelected {
+single_format! {
+    /// A worker Pod was chosen for the connection (tensorfusionconnection_controller.go:161 @3e0a490).
+    pub struct WorkerSelected {
+        /// The worker Pod's name.
+        pub worker: String,
+    }
     /// The Go format.
-    pub const FORMAT: &'static str = "Worker %s successfully selected for connection";
-
+    FORMAT = "Worker %s successfully selected for connection";
     /// From the worker Pod name.
-    pub fn new(worker: &str) -> Self {
-        WorkerSelected { worker: worker.to_owned() }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [worker] = captures(Self::FORMAT, note)?;
-        Some(Self::new(worker))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.worker)])
-    }
+    new;
 }
 
-/// Selecting a worker failed with an API error (tensorfusionconnection_controller.go:158
-/// @3e0a490).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct WorkerSelectionFailed {
-    /// The error, e.g. `can not list worker pods: …`.
-    pub error: String,
-}
-
-impl WorkerSelectionFailed {
+single_format! {
+    /// Selecting a worker failed with an API error (tensorfusionconnection_controller.go:158
+    /// @3e0a490).
+    pub struct WorkerSelectionFailed {
+        /// The error, e.g. `can not list worker pods: …`.
+        pub error: String,
+    }
     /// The Go format.
-    pub const FORMAT: &'static str = "Failed to select worker: %v";
-
+    FORMAT = "Failed to select worker: %v";
     /// From the error.
-    pub fn new(error: &str) -> Self {
-        WorkerSelectionFailed { error: error.to_owned() }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [error] = captures(Self::FORMAT, note)?;
-        Some(Self::new(error))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.error)])
-    }
+    new;
 }
 
 /// The parts of a connection URL `native+<podIP>+<port>+<workerPodName>-<resourceVersion>`.
@@ -205,24 +169,15 @@ pub struct ConnectionReady {
     pub parts: Option<ConnectionUrl>,
 }
 
-impl ConnectionReady {
-    /// The Go format.
-    pub const FORMAT: &'static str = "Connection URL: %s";
-
-    /// From the URL.
-    pub fn new(url: &str) -> Self {
-        ConnectionReady { url: url.to_owned(), parts: ConnectionUrl::parse(url) }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [url] = captures(Self::FORMAT, note)?;
-        Some(Self::new(url))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.url)])
+single_format! {
+    impl ConnectionReady {
+        /// The Go format.
+        FORMAT = "Connection URL: %s";
+        fields(url: String);
+        /// From the URL.
+        pub fn new(url: &str) -> Self {
+            ConnectionReady { url: url.to_owned(), parts: ConnectionUrl::parse(url) }
+        }
     }
 }
 

@@ -20,27 +20,18 @@ pub struct DefragStarted {
     pub time: Option<DateTime<Utc>>,
 }
 
-impl DefragStarted {
-    /// The Go format.
-    pub const FORMAT: &'static str = "defrag step started at %s";
-
-    /// From the time text.
-    pub fn new(started_at: &str) -> Self {
-        DefragStarted {
-            started_at: started_at.to_owned(),
-            time: DateTime::parse_from_rfc3339(started_at).ok().map(|t| t.with_timezone(&Utc)),
+single_format! {
+    impl DefragStarted {
+        /// The Go format.
+        FORMAT = "defrag step started at %s";
+        fields(started_at: String);
+        /// From the time text.
+        pub fn new(started_at: &str) -> Self {
+            DefragStarted {
+                started_at: started_at.to_owned(),
+                time: DateTime::parse_from_rfc3339(started_at).ok().map(|t| t.with_timezone(&Utc)),
+            }
         }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [started_at] = captures(Self::FORMAT, note)?;
-        Some(Self::new(started_at))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.started_at)])
     }
 }
 
@@ -122,73 +113,37 @@ impl DefragFinished {
     }
 }
 
-/// Defragmentation evicted a worker Pod (gpupool_defrag.go:2121 @3e0a490).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct DefragPodEvicted {
-    /// Pod namespace.
-    pub namespace: String,
-    /// Pod name.
-    pub pod: String,
-    /// The source node.
-    pub node: String,
-}
-
-impl DefragPodEvicted {
+single_format! {
+    /// Defragmentation evicted a worker Pod (gpupool_defrag.go:2121 @3e0a490).
+    pub struct DefragPodEvicted {
+        /// Pod namespace.
+        pub namespace: String,
+        /// Pod name.
+        pub pod: String,
+        /// The source node.
+        pub node: String,
+    }
     /// The Go format.
-    pub const FORMAT: &'static str = "evicted pod %s/%s on node %s for defrag";
-
+    FORMAT = "evicted pod %s/%s on node %s for defrag";
     /// From the Pod and node.
-    pub fn new(namespace: &str, pod: &str, node: &str) -> Self {
-        DefragPodEvicted { namespace: namespace.to_owned(), pod: pod.to_owned(), node: node.to_owned() }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [namespace, pod, node] = captures(Self::FORMAT, note)?;
-        Some(Self::new(namespace, pod, node))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.namespace), Arg::Text(&self.pod), Arg::Text(&self.node)])
-    }
+    new;
 }
 
-/// A node is left out of defragmentation because one of its Pods has no PodDisruptionBudget
-/// (gpupool_defrag.go:661 @3e0a490).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct DefragSkipMissingPdb {
-    /// The node.
-    pub node: String,
-    /// Namespace of the Pod without a PDB.
-    pub namespace: String,
-    /// Name of the Pod without a PDB.
-    pub pod: String,
-}
-
-impl DefragSkipMissingPdb {
+single_format! {
+    /// A node is left out of defragmentation because one of its Pods has no PodDisruptionBudget
+    /// (gpupool_defrag.go:661 @3e0a490).
+    pub struct DefragSkipMissingPdb {
+        /// The node.
+        pub node: String,
+        /// Namespace of the Pod without a PDB.
+        pub namespace: String,
+        /// Name of the Pod without a PDB.
+        pub pod: String,
+    }
     /// The Go format.
-    pub const FORMAT: &'static str = "node %s skipped from defrag: pod %s/%s has no PodDisruptionBudget covering it; please add a PDB to enable safe defrag";
-
+    FORMAT = "node %s skipped from defrag: pod %s/%s has no PodDisruptionBudget covering it; please add a PDB to enable safe defrag";
     /// From the node and Pod.
-    pub fn new(node: &str, namespace: &str, pod: &str) -> Self {
-        DefragSkipMissingPdb { node: node.to_owned(), namespace: namespace.to_owned(), pod: pod.to_owned() }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [node, namespace, pod] = captures(Self::FORMAT, note)?;
-        Some(Self::new(node, namespace, pod))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.node), Arg::Text(&self.namespace), Arg::Text(&self.pod)])
-    }
+    new;
 }
 
 /// The PDB block reason `pod %s/%s is blocked by PDB %s/%s: disruptionsAllowed=%d`.
@@ -239,24 +194,15 @@ pub struct DefragSkipPdbBlocked {
     pub block: Option<PdbBlock>,
 }
 
-impl DefragSkipPdbBlocked {
-    /// The Go format.
-    pub const FORMAT: &'static str = "node %s skipped before eviction: %s";
-
-    /// From the node and reason text.
-    pub fn new(node: &str, reason: &str) -> Self {
-        DefragSkipPdbBlocked { node: node.to_owned(), reason: reason.to_owned(), block: PdbBlock::parse(reason) }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [node, reason] = captures(Self::FORMAT, note)?;
-        Some(Self::new(node, reason))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.node), Arg::Text(&self.reason)])
+single_format! {
+    impl DefragSkipPdbBlocked {
+        /// The Go format.
+        FORMAT = "node %s skipped before eviction: %s";
+        fields(node: String, reason: String);
+        /// From the node and reason text.
+        pub fn new(node: &str, reason: &str) -> Self {
+            DefragSkipPdbBlocked { node: node.to_owned(), reason: reason.to_owned(), block: PdbBlock::parse(reason) }
+        }
     }
 }
 
@@ -538,28 +484,19 @@ pub struct DefragSkipUnschedulable {
     pub placement: PlacementSummary,
 }
 
-impl DefragSkipUnschedulable {
-    /// The Go format.
-    pub const FORMAT: &'static str = "node %s skipped: %s";
-
-    /// From the node and summary text.
-    pub fn new(node: &str, summary: &str) -> Self {
-        DefragSkipUnschedulable {
-            node: node.to_owned(),
-            summary: summary.to_owned(),
-            placement: PlacementSummary::parse(summary),
+single_format! {
+    impl DefragSkipUnschedulable {
+        /// The Go format.
+        FORMAT = "node %s skipped: %s";
+        fields(node: String, summary: String);
+        /// From the node and summary text.
+        pub fn new(node: &str, summary: &str) -> Self {
+            DefragSkipUnschedulable {
+                node: node.to_owned(),
+                summary: summary.to_owned(),
+                placement: PlacementSummary::parse(summary),
+            }
         }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [node, summary] = captures(Self::FORMAT, note)?;
-        Some(Self::new(node, summary))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.node), Arg::Text(&self.summary)])
     }
 }
 
@@ -665,37 +602,19 @@ impl DefragPodEvictFailed {
     }
 }
 
-/// After an eviction failure the node went on the evict-skip list
-/// (gpupool_defrag.go:2146 @3e0a490).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct DefragNodeEvictSkip {
-    /// The node.
-    pub node: String,
-    /// The eviction error.
-    pub error: String,
-}
-
-impl DefragNodeEvictSkip {
+single_format! {
+    /// After an eviction failure the node went on the evict-skip list
+    /// (gpupool_defrag.go:2146 @3e0a490).
+    pub struct DefragNodeEvictSkip {
+        /// The node.
+        pub node: String,
+        /// The eviction error.
+        pub error: String,
+    }
     /// The Go format.
-    pub const FORMAT: &'static str = "node %s added to defrag evict-skip list after eviction failure: %v";
-
+    FORMAT = "node %s added to defrag evict-skip list after eviction failure: %v";
     /// From the node and error.
-    pub fn new(node: &str, error: &str) -> Self {
-        DefragNodeEvictSkip { node: node.to_owned(), error: error.to_owned() }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [node, error] = captures(Self::FORMAT, note)?;
-        Some(Self::new(node, error))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.node), Arg::Text(&self.error)])
-    }
+    new;
 }
 
 /// Why defragmentation gave up on a node.
@@ -837,24 +756,15 @@ pub struct DefragConfigInvalid {
     pub cause: DefragConfigError,
 }
 
-impl DefragConfigInvalid {
-    /// The Go format.
-    pub const FORMAT: &'static str = "defrag disabled: %v";
-
-    /// From the error text.
-    pub fn new(error: &str) -> Self {
-        DefragConfigInvalid { error: error.to_owned(), cause: DefragConfigError::classify(error) }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [error] = captures(Self::FORMAT, note)?;
-        Some(Self::new(error))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.error)])
+single_format! {
+    impl DefragConfigInvalid {
+        /// The Go format.
+        FORMAT = "defrag disabled: %v";
+        fields(error: String);
+        /// From the error text.
+        pub fn new(error: &str) -> Self {
+            DefragConfigInvalid { error: error.to_owned(), cause: DefragConfigError::classify(error) }
+        }
     }
 }
 

@@ -329,36 +329,17 @@ impl NodeExpansionFailed {
     }
 }
 
-/// A Karpenter NodeClaim created for the Pod failed for insufficient capacity and was deleted
-/// (newer v1-line handler.go, PRs #769–#777; not on main @3e0a490).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct NodeExpansionCandidateFailed {
-    /// The Karpenter NodeClaim's name.
-    pub node_claim: String,
-}
-
-impl NodeExpansionCandidateFailed {
+single_format! {
+    /// A Karpenter NodeClaim created for the Pod failed for insufficient capacity and was deleted
+    /// (newer v1-line handler.go, PRs #769–#777; not on main @3e0a490).
+    pub struct NodeExpansionCandidateFailed {
+        /// The Karpenter NodeClaim's name.
+        pub node_claim: String,
+    }
     /// The Go format.
-    pub const FORMAT: &'static str =
-        "Karpenter NodeClaim %s failed due to insufficient capacity; trying the next expansion preference";
-
+    FORMAT = "Karpenter NodeClaim %s failed due to insufficient capacity; trying the next expansion preference";
     /// From the NodeClaim name.
-    pub fn new(node_claim: &str) -> Self {
-        NodeExpansionCandidateFailed { node_claim: node_claim.to_owned() }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [claim] = captures(Self::FORMAT, note)?;
-        Some(Self::new(claim))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.node_claim)])
-    }
+    new;
 }
 
 /// Grammar of `NodeExpansionCheck` (uses the event's `action`).

@@ -7,7 +7,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::super::template::{Arg, captures, fill};
+use super::super::template::{Arg, fill};
 use super::super::{Grammar, Note};
 use super::{go_uint, rcaptures, tf};
 
@@ -54,126 +54,54 @@ impl PodGroupKey {
     }
 }
 
-/// Plugin Permit waiting for the rest of the gang (gpuresources.go:828 @3e0a490).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct GangWaitingInGroup {
-    /// The gang's group key.
-    pub group: PodGroupKey,
-}
-
-impl GangWaitingInGroup {
+single_format! {
+    /// Plugin Permit waiting for the rest of the gang (gpuresources.go:828 @3e0a490).
+    pub struct GangWaitingInGroup {
+        /// The gang's group key.
+        pub group: PodGroupKey,
+    }
     /// The Go format.
-    pub const FORMAT: &'static str = "Waiting for other members in group %s";
-
+    FORMAT = "Waiting for other members in group %s";
     /// From the group key.
-    pub fn new(group: &str) -> Self {
-        GangWaitingInGroup { group: PodGroupKey::new(group) }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [group] = captures(Self::FORMAT, note)?;
-        Some(Self::new(group))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.group.key)])
-    }
+    new;
 }
 
-/// Plugin Permit releasing the gang once quorum is reached (gpuresources.go:822 @3e0a490).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct GangMembersReady {
-    /// The gang's group key.
-    pub group: PodGroupKey,
-}
-
-impl GangMembersReady {
+single_format! {
+    /// Plugin Permit releasing the gang once quorum is reached (gpuresources.go:822 @3e0a490).
+    pub struct GangMembersReady {
+        /// The gang's group key.
+        pub group: PodGroupKey,
+    }
     /// The Go format.
-    pub const FORMAT: &'static str = "All gang members ready for group %s";
-
+    FORMAT = "All gang members ready for group %s";
     /// From the group key.
-    pub fn new(group: &str) -> Self {
-        GangMembersReady { group: PodGroupKey::new(group) }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [group] = captures(Self::FORMAT, note)?;
-        Some(Self::new(group))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.group.key)])
-    }
+    new;
 }
 
-/// Plugin Permit rejecting a member after the group timed out (gpuresources.go:834 @3e0a490).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct GangTimeout {
-    /// The gang's group key.
-    pub group: PodGroupKey,
-}
-
-impl GangTimeout {
+single_format! {
+    /// Plugin Permit rejecting a member after the group timed out (gpuresources.go:834 @3e0a490).
+    pub struct GangTimeout {
+        /// The gang's group key.
+        pub group: PodGroupKey,
+    }
     /// The Go format.
-    pub const FORMAT: &'static str = "Gang scheduling timeout for group %s";
-
+    FORMAT = "Gang scheduling timeout for group %s";
     /// From the group key.
-    pub fn new(group: &str) -> Self {
-        GangTimeout { group: PodGroupKey::new(group) }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [group] = captures(Self::FORMAT, note)?;
-        Some(Self::new(group))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.group.key)])
-    }
+    new;
 }
 
-/// Gang progress as the gang manager reports it (internal/gang/manager.go:833 @3e0a490).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct GangMembersWaiting {
-    /// Pods of the group waiting at Permit, this one included (count).
-    pub ready: u32,
-    /// The group's required members (`RequiredMembers`, count).
-    pub required: u32,
-}
-
-impl GangMembersWaiting {
+single_format! {
+    /// Gang progress as the gang manager reports it (internal/gang/manager.go:833 @3e0a490).
+    pub struct GangMembersWaiting {
+        /// Pods of the group waiting at Permit, this one included (count).
+        pub ready: u32,
+        /// The group's required members (`RequiredMembers`, count).
+        pub required: u32,
+    }
     /// The Go format.
-    pub const FORMAT: &'static str = "Waiting for gang members: %d/%d ready";
-
+    FORMAT = "Waiting for gang members: %d/%d ready";
     /// From the two counts.
-    pub fn new(ready: u32, required: u32) -> Self {
-        GangMembersWaiting { ready, required }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [ready, required] = captures(Self::FORMAT, note)?;
-        Some(GangMembersWaiting { ready: go_uint(ready)?, required: go_uint(required)? })
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Int(self.ready.into()), Arg::Int(self.required.into())])
-    }
+    new;
 }
 
 /// The gang manager scheduled the whole group (internal/gang/manager.go:1092 @3e0a490).

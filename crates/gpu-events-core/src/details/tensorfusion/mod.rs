@@ -20,6 +20,9 @@
 //! computed from them, so a value built from names, numbers and errors of the shapes TensorFusion
 //! writes renders to a note that parses back to the same value.
 
+#[macro_use]
+mod single_format;
+
 mod connection;
 mod defrag;
 mod expansion;

@@ -43,34 +43,16 @@ impl NodeCreated {
     }
 }
 
-/// Compaction is terminating an empty node (gpupool_compaction_controller.go:228 @3e0a490).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct Compaction {
-    /// The GPUNode name (= the Kubernetes node name).
-    pub node: String,
-}
-
-impl Compaction {
+single_format! {
+    /// Compaction is terminating an empty node (gpupool_compaction_controller.go:228 @3e0a490).
+    pub struct Compaction {
+        /// The GPUNode name (= the Kubernetes node name).
+        pub node: String,
+    }
     /// The Go format.
-    pub const FORMAT: &'static str = "Node %s is empty and deletion won't impact warm-up capacity, try terminating it";
-
+    FORMAT = "Node %s is empty and deletion won't impact warm-up capacity, try terminating it";
     /// From the node name.
-    pub fn new(node: &str) -> Self {
-        Compaction { node: node.to_owned() }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [node] = captures(Self::FORMAT, note)?;
-        Some(Self::new(node))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.node)])
-    }
+    new;
 }
 
 /// One `resource.Quantity` as Go's `%v` prints its internals:
@@ -175,24 +157,15 @@ pub struct MaxResourceConstraintReached {
     pub max_resources: Option<MaxResources>,
 }
 
-impl MaxResourceConstraintReached {
-    /// The Go format.
-    pub const FORMAT: &'static str = "Max resource constraint can not be satisfied, can not scale up: %v";
-
-    /// From the dump text.
-    pub fn new(dump: &str) -> Self {
-        MaxResourceConstraintReached { dump: dump.to_owned(), max_resources: MaxResources::parse(dump) }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [dump] = captures(Self::FORMAT, note)?;
-        Some(Self::new(dump))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.dump)])
+single_format! {
+    impl MaxResourceConstraintReached {
+        /// The Go format.
+        FORMAT = "Max resource constraint can not be satisfied, can not scale up: %v";
+        fields(dump: String);
+        /// From the dump text.
+        pub fn new(dump: &str) -> Self {
+            MaxResourceConstraintReached { dump: dump.to_owned(), max_resources: MaxResources::parse(dump) }
+        }
     }
 }
 

@@ -149,96 +149,45 @@ impl NodeNotFound {
     }
 }
 
-/// A GPUNode in provisioned mode has no cloud vendor parameters (GPUNode controller before PR
-/// #282).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct CloudVendorParamEmpty {
-    /// The GPUNode name.
-    pub node: String,
-}
-
-impl CloudVendorParamEmpty {
+single_format! {
+    /// A GPUNode in provisioned mode has no cloud vendor parameters (GPUNode controller before PR
+    /// #282).
+    pub struct CloudVendorParamEmpty {
+        /// The GPUNode name.
+        pub node: String,
+    }
     /// The Go format.
-    pub const FORMAT: &'static str = "cloud vendor param is empty, but manage mode is provisioned: %s";
-
+    FORMAT = "cloud vendor param is empty, but manage mode is provisioned: %s";
     /// From the node.
-    pub fn new(node: &str) -> Self {
-        CloudVendorParamEmpty { node: node.to_owned() }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [node] = captures(Self::FORMAT, note)?;
-        Some(Self::new(node))
-    }
-
-    /// The note as TensorFusion wrote it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.node)])
-    }
+    new;
+    render_doc = "The note as TensorFusion wrote it.";
 }
 
-/// Worker selection began for a connection (TensorFusionConnection controller before PR #241).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct SelectingWorker {
-    /// The TensorFusionConnection name.
-    pub connection: String,
-}
-
-impl SelectingWorker {
+single_format! {
+    /// Worker selection began for a connection (TensorFusionConnection controller before PR #241).
+    pub struct SelectingWorker {
+        /// The TensorFusionConnection name.
+        pub connection: String,
+    }
     /// The Go format.
-    pub const FORMAT: &'static str = "Selecting worker for connection %s";
-
+    FORMAT = "Selecting worker for connection %s";
     /// From the connection.
-    pub fn new(connection: &str) -> Self {
-        SelectingWorker { connection: connection.to_owned() }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [connection] = captures(Self::FORMAT, note)?;
-        Some(Self::new(connection))
-    }
-
-    /// The note as TensorFusion wrote it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.connection)])
-    }
+    new;
+    render_doc = "The note as TensorFusion wrote it.";
 }
 
-/// The workload controller could not allocate a GPU (TensorFusionWorkload controller before PR
-/// #241).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct ScheduleGpuFailed {
-    /// The allocation error.
-    pub error: String,
-}
-
-impl ScheduleGpuFailed {
+single_format! {
+    /// The workload controller could not allocate a GPU (TensorFusionWorkload controller before PR
+    /// #241).
+    pub struct ScheduleGpuFailed {
+        /// The allocation error.
+        pub error: String,
+    }
     /// The Go format.
-    pub const FORMAT: &'static str = "Failed to schedule GPU: %v";
-
+    FORMAT = "Failed to schedule GPU: %v";
     /// From the error.
-    pub fn new(error: &str) -> Self {
-        ScheduleGpuFailed { error: error.to_owned() }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [error] = captures(Self::FORMAT, note)?;
-        Some(Self::new(error))
-    }
-
-    /// The note as TensorFusion wrote it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.error)])
-    }
+    new;
+    render_doc = "The note as TensorFusion wrote it.";
 }
 
 /// One item `<resource> usage (%d%%) has reached alert threshold (%d%%)`.

@@ -7,66 +7,30 @@ use serde::{Deserialize, Serialize};
 
 use super::super::template::{Arg, captures, fill};
 use super::super::{Grammar, Note, Quantity};
-use super::{go_int, go_uint, tf};
+use super::{go_uint, tf};
 
-/// PreFilter done: how many nodes have at least one matching GPU (gpuresources.go:304 @3e0a490).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct PreScheduleDone {
-    /// Nodes with at least one GPU that matches the request (count).
-    pub valid_gpu_nodes: u32,
-}
-
-impl PreScheduleDone {
+single_format! {
+    /// PreFilter done: how many nodes have at least one matching GPU (gpuresources.go:304 @3e0a490).
+    pub struct PreScheduleDone {
+        /// Nodes with at least one GPU that matches the request (count).
+        pub valid_gpu_nodes: u32,
+    }
     /// The Go format (the code concatenates `strconv.Itoa`).
-    pub const FORMAT: &'static str = "TensorFusion pre schedule done, valid GPU node count: %d";
-
+    FORMAT = "TensorFusion pre schedule done, valid GPU node count: %d";
     /// From the node count.
-    pub fn new(valid_gpu_nodes: u32) -> Self {
-        PreScheduleDone { valid_gpu_nodes }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [count] = captures(Self::FORMAT, note)?;
-        Some(Self::new(go_uint(count)?))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Int(self.valid_gpu_nodes.into())])
-    }
+    new;
 }
 
-/// Progressive migration: the Pod asks for native GPUs (gpuresources.go:167 @3e0a490).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct ScheduleWithNativeGpu {
-    /// Nodes not used by TensorFusion (count).
-    pub native_gpu_nodes: u32,
-}
-
-impl ScheduleWithNativeGpu {
+single_format! {
+    /// Progressive migration: the Pod asks for native GPUs (gpuresources.go:167 @3e0a490).
+    pub struct ScheduleWithNativeGpu {
+        /// Nodes not used by TensorFusion (count).
+        pub native_gpu_nodes: u32,
+    }
     /// The Go format (the code concatenates `strconv.Itoa`).
-    pub const FORMAT: &'static str = "use native GPU resources, available native GPU nodes: %d";
-
+    FORMAT = "use native GPU resources, available native GPU nodes: %d";
     /// From the node count.
-    pub fn new(native_gpu_nodes: u32) -> Self {
-        ScheduleWithNativeGpu { native_gpu_nodes }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [count] = captures(Self::FORMAT, note)?;
-        Some(Self::new(go_uint(count)?))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Int(self.native_gpu_nodes.into())])
-    }
+    new;
 }
 
 /// Split a comma-joined GPU name list (`""` is the empty list).
@@ -136,70 +100,33 @@ impl GpuDeviceAllocatedFailed {
     }
 }
 
-/// The Pod's TensorFusion index is still held by another Pod on the node
-/// (gpuresources.go:1046 @3e0a490).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct PodIndexAllocationPending {
-    /// The Pod's index (from the TensorFusion index resource limit).
-    pub index: u32,
-    /// The node name.
-    pub node: String,
-}
-
-impl PodIndexAllocationPending {
+single_format! {
+    /// The Pod's TensorFusion index is still held by another Pod on the node
+    /// (gpuresources.go:1046 @3e0a490).
+    pub struct PodIndexAllocationPending {
+        /// The Pod's index (from the TensorFusion index resource limit).
+        pub index: u32,
+        /// The node name.
+        pub node: String,
+    }
     /// The Go format.
-    pub const FORMAT: &'static str =
-        "Index %d will be patched into pod after released by other pod on the same node: %s";
-
+    FORMAT = "Index %d will be patched into pod after released by other pod on the same node: %s";
     /// From the index and node.
-    pub fn new(index: u32, node: &str) -> Self {
-        PodIndexAllocationPending { index, node: node.to_owned() }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [index, node] = captures(Self::FORMAT, note)?;
-        Some(Self::new(go_uint(index)?, node))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Int(self.index.into()), Arg::Text(&self.node)])
-    }
+    new;
 }
 
-/// The allocator could not commit the Pod's assumed allocation (gpuresources.go:911 @3e0a490).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct CommitFailed {
-    /// Pod name.
-    pub pod: String,
-    /// The allocator's error, e.g. `pod <uid> has no assumed allocation to commit`.
-    pub error: String,
-}
-
-impl CommitFailed {
+single_format! {
+    /// The allocator could not commit the Pod's assumed allocation (gpuresources.go:911 @3e0a490).
+    pub struct CommitFailed {
+        /// Pod name.
+        pub pod: String,
+        /// The allocator's error, e.g. `pod <uid> has no assumed allocation to commit`.
+        pub error: String,
+    }
     /// The Go format.
-    pub const FORMAT: &'static str = "Commit failed for pod %s after retries: %v";
-
+    FORMAT = "Commit failed for pod %s after retries: %v";
     /// From the Pod name and error.
-    pub fn new(pod: &str, error: &str) -> Self {
-        CommitFailed { pod: pod.to_owned(), error: error.to_owned() }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [pod, error] = captures(Self::FORMAT, note)?;
-        Some(Self::new(pod, error))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.pod), Arg::Text(&self.error)])
-    }
+    new;
 }
 
 /// The typed form of a [`ContainerGpuAllocationFailed`] error (gpuresources.go @3e0a490).
@@ -263,24 +190,15 @@ pub struct ContainerGpuAllocationFailed {
     pub cause: ContainerAllocationError,
 }
 
-impl ContainerGpuAllocationFailed {
-    /// The Go format.
-    pub const FORMAT: &'static str = "Error: %v";
-
-    /// From the error text.
-    pub fn new(error: &str) -> Self {
-        ContainerGpuAllocationFailed { error: error.to_owned(), cause: ContainerAllocationError::classify(error) }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [error] = captures(Self::FORMAT, note)?;
-        Some(Self::new(error))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Text(&self.error)])
+single_format! {
+    impl ContainerGpuAllocationFailed {
+        /// The Go format.
+        FORMAT = "Error: %v";
+        fields(error: String);
+        /// From the error text.
+        pub fn new(error: &str) -> Self {
+            ContainerGpuAllocationFailed { error: error.to_owned(), cause: ContainerAllocationError::classify(error) }
+        }
     }
 }
 
@@ -538,36 +456,18 @@ impl PartitionTemplateMatchFailed {
     }
 }
 
-/// A hard GPU topology constraint cannot be met (gputopo/gpu_network_topo.go:209 @3e0a490).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct GpuInterconnectTopologyUnsatisfied {
-    /// The worst interconnect tier allowed: 0 = same interconnect (NVLink), 1 = same NUMA node,
-    /// 2 = across NUMA nodes, 3 = unknown. From the plugin arguments, overridable per Pod by the
-    /// annotation `tensor-fusion.ai/gpu-topology-max-tier`.
-    pub max_tier: i64,
-}
-
-impl GpuInterconnectTopologyUnsatisfied {
+single_format! {
+    /// A hard GPU topology constraint cannot be met (gputopo/gpu_network_topo.go:209 @3e0a490).
+    pub struct GpuInterconnectTopologyUnsatisfied {
+        /// The worst interconnect tier allowed: 0 = same interconnect (NVLink), 1 = same NUMA node,
+        /// 2 = across NUMA nodes, 3 = unknown. From the plugin arguments, overridable per Pod by the
+        /// annotation `tensor-fusion.ai/gpu-topology-max-tier`.
+        pub max_tier: i64,
+    }
     /// The Go format.
-    pub const FORMAT: &'static str = "No node satisfies GPU topology constraint (mode=hard, maxTier=%d)";
-
+    FORMAT = "No node satisfies GPU topology constraint (mode=hard, maxTier=%d)";
     /// From the tier.
-    pub fn new(max_tier: i64) -> Self {
-        GpuInterconnectTopologyUnsatisfied { max_tier }
-    }
-
-    /// Parse a note of this format.
-    pub fn parse(note: &str) -> Option<Self> {
-        let [tier] = captures(Self::FORMAT, note)?;
-        Some(Self::new(go_int(tier)?))
-    }
-
-    /// The note as TensorFusion writes it.
-    pub fn render(&self) -> String {
-        fill(Self::FORMAT, &[Arg::Int(self.max_tier)])
-    }
+    new;
 }
 
 /// Grammar of `PreScheduleDone`.

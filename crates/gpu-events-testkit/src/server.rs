@@ -1,0 +1,885 @@
+//! HTTP serving: the accept loop, fault injection, routing and the verbs.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::iter::Peekable;
+use std::ops::Bound;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::BodyExt;
+use hyper::body::Incoming;
+use hyper::header::{CONTENT_TYPE, HeaderValue, RETRY_AFTER};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use serde_json::{Map, Value, json};
+use tokio::net::TcpListener;
+use tokio::task::JoinSet;
+
+use crate::body::{Filter, ResBody, WatchBody};
+use crate::config::ExpiredWatch;
+use crate::event::{self, EventApi};
+use crate::fault::FaultAction;
+use crate::log::{RecordedRequest, parse_query};
+use crate::patch::{self, JsonPatchError, PatchType};
+use crate::resource::ResourceType;
+use crate::selector::{FieldSelector, LabelSelector};
+use crate::status::ApiError;
+use crate::store::{ObjKey, State, Watcher, meta_str, render, set_meta};
+use crate::validation::{FieldError, NameRule, object_meta};
+
+/// State shared by the server task and the [`ApiServer`](crate::ApiServer) handle.
+pub(crate) struct Shared {
+    state: Mutex<State>,
+}
+
+impl Shared {
+    pub fn new(state: State) -> Self {
+        Shared { state: Mutex::new(state) }
+    }
+
+    pub fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("connection dropped by an injected fault")]
+struct DropConnection;
+
+/// Accepts connections until the task is aborted; aborting it also ends every connection.
+pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>, bookmark_interval: Option<Duration>) {
+    let mut connections = JoinSet::new();
+    let mut ticker = bookmark_interval.map(|d| {
+        let mut t = tokio::time::interval_at(tokio::time::Instant::now() + d, d);
+        t.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        t
+    });
+    loop {
+        let tick = async {
+            match &mut ticker {
+                Some(t) => {
+                    t.tick().await;
+                }
+                None => std::future::pending::<()>().await,
+            }
+        };
+        tokio::select! {
+            accepted = listener.accept() => {
+                let Ok((stream, _)) = accepted else { continue };
+                let _ = stream.set_nodelay(true);
+                let shared = shared.clone();
+                connections.spawn(async move {
+                    let service = service_fn(move |req| handle(shared.clone(), req));
+                    let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+                });
+            }
+            () = tick => shared.lock().bookmark_all(),
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+        }
+    }
+}
+
+/// What the handlers need of a request.
+struct Ctx {
+    method: String,
+    query: Vec<(String, String)>,
+    content_type: String,
+    raw: Bytes,
+}
+
+impl Ctx {
+    fn q(&self, name: &str) -> Option<&str> {
+        self.query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+
+    fn is_watch(&self) -> bool {
+        matches!(self.q("watch"), Some("true" | "1"))
+    }
+
+    fn dry_run(&self) -> bool {
+        self.q("dryRun") == Some("All")
+    }
+
+    fn json_body(&self) -> Result<Value, ApiError> {
+        serde_json::from_slice(&self.raw)
+            .map_err(|e| ApiError::bad_request(format!("error decoding request body: {e}")))
+    }
+}
+
+fn respond(code: u16, body: ResBody) -> Response<ResBody> {
+    let mut resp = Response::new(body);
+    *resp.status_mut() = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    resp.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    resp
+}
+
+fn json_response(code: u16, v: &Value) -> Response<ResBody> {
+    respond(code, ResBody::json(v))
+}
+
+fn error_response(e: &ApiError) -> Response<ResBody> {
+    let mut resp = json_response(e.code, &e.status());
+    if let Some(secs) = e.retry_after {
+        resp.headers_mut().insert(RETRY_AFTER, HeaderValue::from(secs));
+    }
+    resp
+}
+
+async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<ResBody>, DropConnection> {
+    let method = req.method().as_str().to_string();
+    let path = req.uri().path().to_string();
+    let query = parse_query(req.uri().query().unwrap_or(""));
+    let content_type = req.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_string);
+    let raw = req.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
+    let record = RecordedRequest {
+        seq: 0,
+        method: method.clone(),
+        path: path.clone(),
+        query: query.clone(),
+        content_type: content_type.clone(),
+        body: serde_json::from_slice(&raw).ok(),
+        raw_body: raw.to_vec(),
+        status: None,
+        faulted: false,
+    };
+    let is_watch = record.is_watch();
+    let (seq, fault) = {
+        let mut st = shared.lock();
+        let seq = st.log_request(record);
+        (seq, st.fire_fault(&method, &path, is_watch))
+    };
+    let ctx = Ctx { method, query, content_type: content_type.unwrap_or_default(), raw };
+    let faulted = |code: Option<u16>| shared.lock().finish_request(seq, code, true);
+    match fault {
+        Some(FaultAction::Status { code, reason, message, retry_after }) => {
+            let mut e = ApiError::for_code(code);
+            if let Some(r) = reason {
+                e.reason = r;
+            }
+            if let Some(m) = message {
+                e.message = m;
+            }
+            e.retry_after = retry_after;
+            faulted(Some(code));
+            return Ok(error_response(&e));
+        }
+        Some(FaultAction::DropConnection) => {
+            faulted(None);
+            return Err(DropConnection);
+        }
+        Some(FaultAction::EmptyResponse) => {
+            faulted(Some(200));
+            return Ok(respond(200, ResBody::empty()));
+        }
+        Some(FaultAction::Delay(d)) => tokio::time::sleep(d).await,
+        None => {}
+    }
+    let resp = {
+        let mut st = shared.lock();
+        let resp = match dispatch(&mut st, &path, &ctx) {
+            Ok(r) => r,
+            Err(e) => error_response(&e),
+        };
+        st.finish_request(seq, Some(resp.status().as_u16()), false);
+        resp
+    };
+    Ok(resp)
+}
+
+/// A request on a resource path.
+struct Target {
+    rt: ResourceType,
+    namespace: Option<String>,
+    name: Option<String>,
+    subresource: Option<String>,
+    watch_path: bool,
+}
+
+fn dispatch(st: &mut State, path: &str, ctx: &Ctx) -> Result<Response<ResBody>, ApiError> {
+    let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let get_only = |r: Result<Value, ApiError>| -> Result<Response<ResBody>, ApiError> {
+        if ctx.method != "GET" {
+            return Err(ApiError::method_not_allowed());
+        }
+        r.map(|v| json_response(200, &v))
+    };
+    match segs.as_slice() {
+        ["version"] => get_only(Ok(version_info())),
+        ["api"] => get_only(Ok(json!({"kind": "APIVersions", "versions": ["v1"],
+            "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": st.addr.to_string()}]}))),
+        ["apis"] => get_only(Ok(api_group_list(st))),
+        ["api", version] => get_only(resource_list(st, "", version)),
+        ["apis", group] => get_only(api_group(st, group)),
+        ["apis", group, version] => get_only(resource_list(st, group, version)),
+        ["api", version, rest @ ..] => resource_request(st, "", version, rest, ctx),
+        ["apis", group, version, rest @ ..] => resource_request(st, group, version, rest, ctx),
+        _ => Err(ApiError::page_not_found()),
+    }
+}
+
+fn version_info() -> Value {
+    json!({"major": "1", "minor": "37", "gitVersion": "v1.37.0-gpu-events-testkit", "gitCommit": "0000000",
+           "gitTreeState": "clean", "buildDate": "2026-01-01T00:00:00Z", "goVersion": "go1.25.0",
+           "compiler": "gc", "platform": "linux/amd64"})
+}
+
+fn group_versions(st: &State, group: &str) -> Vec<String> {
+    let mut versions: Vec<String> =
+        st.resources.iter().filter(|r| r.group == group).map(|r| r.version.to_string()).collect();
+    versions.sort();
+    versions.dedup();
+    versions
+}
+
+fn api_group_json(st: &State, group: &str) -> Value {
+    let versions: Vec<Value> = group_versions(st, group)
+        .into_iter()
+        .map(|v| json!({"groupVersion": format!("{group}/{v}"), "version": v}))
+        .collect();
+    json!({"name": group, "versions": versions, "preferredVersion": versions.first().cloned().unwrap_or(Value::Null)})
+}
+
+fn api_group_list(st: &State) -> Value {
+    let mut groups: Vec<&str> = st.resources.iter().map(|r| r.group.as_ref()).filter(|g| !g.is_empty()).collect();
+    groups.sort();
+    groups.dedup();
+    let groups: Vec<Value> = groups.into_iter().map(|g| api_group_json(st, g)).collect();
+    json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
+}
+
+fn api_group(st: &State, group: &str) -> Result<Value, ApiError> {
+    if group_versions(st, group).is_empty() {
+        return Err(ApiError::page_not_found());
+    }
+    let mut g = api_group_json(st, group);
+    g["kind"] = json!("APIGroup");
+    g["apiVersion"] = json!("v1");
+    Ok(g)
+}
+
+fn resource_list(st: &State, group: &str, version: &str) -> Result<Value, ApiError> {
+    let verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
+    let mut resources = Vec::new();
+    for r in st.resources.iter().filter(|r| r.group == group && r.version == version) {
+        let mut entry = json!({"name": r.plural, "singularName": r.kind.to_ascii_lowercase(), "namespaced": r.namespaced,
+                               "kind": r.kind, "verbs": verbs});
+        if r.is_event() {
+            entry["shortNames"] = json!(["ev"]);
+        }
+        resources.push(entry);
+        resources.push(json!({"name": format!("{}/status", r.plural), "singularName": "", "namespaced": r.namespaced,
+                              "kind": r.kind, "verbs": ["get", "patch", "update"]}));
+    }
+    if resources.is_empty() {
+        return Err(ApiError::page_not_found());
+    }
+    let gv = if group.is_empty() { version.to_string() } else { format!("{group}/{version}") };
+    Ok(json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": resources}))
+}
+
+fn parse_target(st: &State, group: &str, version: &str, rest: &[&str]) -> Result<Target, ApiError> {
+    let (watch_path, rest) = match rest {
+        ["watch", r @ ..] => (true, r),
+        r => (false, r),
+    };
+    let (namespace, rest) = match rest {
+        ["namespaces", ns, r @ ..] if !r.is_empty() => (Some((*ns).to_string()), r),
+        r => (None, r),
+    };
+    let (plural, name, subresource) = match rest {
+        [p] => (*p, None, None),
+        [p, n] => (*p, Some((*n).to_string()), None),
+        [p, n, s] => (*p, Some((*n).to_string()), Some((*s).to_string())),
+        _ => return Err(ApiError::page_not_found()),
+    };
+    let rt = st.find_resource(group, version, plural).ok_or_else(ApiError::page_not_found)?;
+    if namespace.is_some() && !rt.namespaced {
+        return Err(ApiError::page_not_found());
+    }
+    if subresource.as_deref().is_some_and(|s| s != "status") {
+        return Err(ApiError::page_not_found());
+    }
+    Ok(Target { rt, namespace, name, subresource, watch_path })
+}
+
+fn resource_request(
+    st: &mut State,
+    group: &str,
+    version: &str,
+    rest: &[&str],
+    ctx: &Ctx,
+) -> Result<Response<ResBody>, ApiError> {
+    let t = parse_target(st, group, version, rest)?;
+    let named_needs_ns = t.rt.namespaced && t.namespace.is_none();
+    let verb = match (ctx.method.as_str(), &t.name) {
+        ("GET", Some(_)) if t.watch_path => "watch",
+        ("GET", Some(_)) => "get",
+        ("GET", None) if t.watch_path || ctx.is_watch() => "watch",
+        ("GET", None) => "list",
+        ("POST", None) => "create",
+        ("PUT", Some(_)) => "update",
+        ("PATCH", Some(_)) => "patch",
+        ("DELETE", Some(_)) => "delete",
+        ("DELETE", None) => "deletecollection",
+        _ => return Err(ApiError::method_not_allowed()),
+    };
+    if t.name.is_some() && named_needs_ns {
+        return Err(ApiError::page_not_found());
+    }
+    if named_needs_ns && matches!(verb, "create" | "deletecollection") {
+        return Err(ApiError::method_not_allowed());
+    }
+    if t.subresource.is_some() && !matches!(verb, "get" | "update" | "patch") {
+        return Err(ApiError::method_not_allowed());
+    }
+    if st.denied.contains(&(verb.to_string(), t.rt.group.to_string(), t.rt.plural.to_string())) {
+        return Err(ApiError::forbidden(&t.rt, verb, t.namespace.as_deref(), t.name.as_deref().unwrap_or("")));
+    }
+    let ns = t.namespace.clone().unwrap_or_default();
+    let name = t.name.clone().unwrap_or_default();
+    match verb {
+        "get" => get(st, &t.rt, &ns, &name),
+        "list" => list(st, &t.rt, t.namespace.as_deref(), ctx),
+        "watch" => {
+            let mut ctx_fields = t.name.as_ref().map(|n| format!("metadata.name={n}"));
+            if let Some(fs) = ctx.q("fieldSelector").filter(|s| !s.is_empty()) {
+                ctx_fields = Some(match ctx_fields {
+                    Some(f) => format!("{f},{fs}"),
+                    None => fs.to_string(),
+                });
+            }
+            watch(st, &t.rt, t.namespace.as_deref(), ctx_fields.as_deref().unwrap_or(""), ctx)
+        }
+        "create" => create(st, &t.rt, &ns, ctx),
+        "update" => update(st, &t, &ns, &name, ctx),
+        "patch" => patch(st, &t, &ns, &name, ctx),
+        "delete" => delete(st, &t.rt, &ns, &name, ctx),
+        _ => delete_collection(st, &t.rt, t.namespace.as_deref(), ctx),
+    }
+}
+
+fn key(rt: &ResourceType, ns: &str, name: &str) -> ObjKey {
+    (rt.storage(), if rt.namespaced { ns.to_string() } else { String::new() }, name.to_string())
+}
+
+fn get(st: &State, rt: &ResourceType, ns: &str, name: &str) -> Result<Response<ResBody>, ApiError> {
+    let obj = st.objects.get(&key(rt, ns, name)).ok_or_else(|| ApiError::not_found(rt, name))?;
+    Ok(json_response(200, &render(rt, obj, true)))
+}
+
+/// Decodes a request body into the stored form of `rt`.
+fn decode(rt: &ResourceType, body: &Value) -> Result<Value, ApiError> {
+    if let Some(av) = body.get("apiVersion").and_then(Value::as_str).filter(|s| !s.is_empty())
+        && av != rt.api_version()
+    {
+        return Err(ApiError::bad_request(format!(
+            "the API version in the data ({av}) does not match the expected API version ({})",
+            rt.api_version()
+        )));
+    }
+    if let Some(kind) = body.get("kind").and_then(Value::as_str).filter(|s| !s.is_empty())
+        && kind != rt.kind
+    {
+        return Err(ApiError::bad_request(format!(
+            "the kind in the data ({kind}) does not match the expected kind ({})",
+            rt.kind
+        )));
+    }
+    if rt.is_event() {
+        return Ok(Value::Object(event::decode(body, EventApi::of(&rt.group))?));
+    }
+    let mut obj = body.as_object().cloned().ok_or_else(|| ApiError::bad_request("the body must be a JSON object"))?;
+    let meta = event::canonical_metadata(obj.get("metadata").unwrap_or(&Value::Null))?;
+    obj.insert("metadata".into(), Value::Object(meta));
+    obj.insert("apiVersion".into(), json!(rt.api_version()));
+    obj.insert("kind".into(), json!(rt.kind));
+    Ok(Value::Object(obj))
+}
+
+/// `EnsureObjectNamespaceMatchesRequestNamespace`.
+fn reconcile_namespace(rt: &ResourceType, obj: &mut Value, ns: &str) -> Result<(), ApiError> {
+    let expected = if rt.namespaced { ns } else { "" };
+    let got = meta_str(obj, "namespace").to_string();
+    if got == expected || got.is_empty() || expected.is_empty() {
+        if expected.is_empty() {
+            if let Some(m) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
+                m.remove("namespace");
+            }
+        } else {
+            set_meta(obj, "namespace", json!(expected));
+        }
+        return Ok(());
+    }
+    Err(ApiError::bad_request("the namespace of the provided object does not match the namespace sent on the request"))
+}
+
+fn check_namespace_lifecycle(st: &State, rt: &ResourceType, ns: &str, name: &str) -> Result<(), ApiError> {
+    if !st.config.enforce_namespaces || !rt.namespaced {
+        return Ok(());
+    }
+    let nskey = key(&ResourceType::NAMESPACES, "", ns);
+    match st.objects.get(&nskey) {
+        None => Err(ApiError::namespace_not_found(ns)),
+        Some(obj) if obj.pointer("/status/phase").and_then(Value::as_str) == Some("Terminating") => {
+            Err(ApiError::namespace_terminating(rt, ns, name))
+        }
+        Some(_) => Ok(()),
+    }
+}
+
+fn invalid_if_any(rt: &ResourceType, obj: &Value, errs: &[FieldError]) -> Result<(), ApiError> {
+    if errs.is_empty() { Ok(()) } else { Err(ApiError::invalid(rt, meta_str(obj, "name"), errs)) }
+}
+
+/// Strategy validation, then the common metadata validation (as `rest.BeforeCreate`).
+fn validate_create(rt: &ResourceType, obj: &Value) -> Result<(), ApiError> {
+    if rt.is_event() {
+        let errs = event::validate_create(obj.as_object().expect("stored event is an object"), EventApi::of(&rt.group));
+        invalid_if_any(rt, obj, &errs)?;
+    }
+    let empty = Map::new();
+    let meta = obj.get("metadata").and_then(Value::as_object).unwrap_or(&empty);
+    invalid_if_any(rt, obj, &object_meta(meta, rt.namespaced, NameRule::PathSegment))
+}
+
+fn create(st: &mut State, rt: &ResourceType, ns: &str, ctx: &Ctx) -> Result<Response<ResBody>, ApiError> {
+    let body = ctx.json_body()?;
+    let mut obj = decode(rt, &body)?;
+    reconcile_namespace(rt, &mut obj, ns)?;
+    if meta_str(&obj, "name").is_empty() && !meta_str(&obj, "generateName").is_empty() {
+        let name = format!("{}{}", meta_str(&obj, "generateName"), st.name_suffix());
+        set_meta(&mut obj, "name", json!(name));
+    }
+    let name = meta_str(&obj, "name").to_string();
+    check_namespace_lifecycle(st, rt, ns, &name)?;
+    validate_create(rt, &obj)?;
+    if !meta_str(&obj, "resourceVersion").is_empty() {
+        return Err(ApiError::internal("resourceVersion should not be set on objects to be created"));
+    }
+    if let Some(m) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
+        m.remove("uid");
+        m.remove("creationTimestamp");
+        m.remove("deletionTimestamp");
+    }
+    st.fill_system_fields(&mut obj);
+    let k = key(rt, ns, &name);
+    if st.objects.contains_key(&k) {
+        return Err(ApiError::already_exists(rt, &name));
+    }
+    if ctx.dry_run() {
+        return Ok(json_response(201, &render(rt, &obj, true)));
+    }
+    let stored = st.put(k, obj);
+    Ok(json_response(201, &render(rt, &stored, true)))
+}
+
+/// The common part of update and patch: preconditions, immutable system fields, validation, no-op detection.
+fn commit_update(
+    st: &mut State,
+    t: &Target,
+    k: ObjKey,
+    old: &Arc<Value>,
+    mut new: Value,
+    dry_run: bool,
+) -> Result<Response<ResBody>, ApiError> {
+    let rt = &t.rt;
+    let name = k.2.clone();
+    let body_rv = meta_str(&new, "resourceVersion").to_string();
+    if !body_rv.is_empty() && body_rv != meta_str(old, "resourceVersion") {
+        return Err(ApiError::stale(rt, &name));
+    }
+    let body_uid = meta_str(&new, "uid").to_string();
+    if !body_uid.is_empty() && body_uid != meta_str(old, "uid") {
+        let why = format!(
+            "Precondition failed: UID in precondition: {body_uid}, UID in object meta: {}",
+            meta_str(old, "uid")
+        );
+        return Err(ApiError::conflict(rt, &name, &why));
+    }
+    for field in ["uid", "creationTimestamp", "resourceVersion"] {
+        set_meta(&mut new, field, old["metadata"].get(field).cloned().unwrap_or(Value::Null));
+    }
+    if let Some(m) = new.get_mut("metadata").and_then(Value::as_object_mut) {
+        m.retain(|_, v| !v.is_null());
+    }
+    if t.subresource.as_deref() == Some("status") {
+        // Only status changes through the status subresource.
+        let status = new.get("status").cloned();
+        new = (**old).clone();
+        match status {
+            Some(s) => new["status"] = s,
+            None => {
+                new.as_object_mut().map(|m| m.remove("status"));
+            }
+        }
+    }
+    if rt.is_event() {
+        let errs = event::validate_update(
+            new.as_object().expect("stored event is an object"),
+            old.as_object().expect("stored event is an object"),
+            EventApi::of(&rt.group),
+        );
+        invalid_if_any(rt, &new, &errs)?;
+    }
+    let empty = Map::new();
+    let meta = new.get("metadata").and_then(Value::as_object).unwrap_or(&empty);
+    invalid_if_any(rt, &new, &object_meta(meta, rt.namespaced, NameRule::PathSegment))?;
+    if new == **old || dry_run {
+        return Ok(json_response(200, &render(rt, if dry_run { &new } else { old }, true)));
+    }
+    let stored = st.put(k, new);
+    Ok(json_response(200, &render(rt, &stored, true)))
+}
+
+fn update(st: &mut State, t: &Target, ns: &str, name: &str, ctx: &Ctx) -> Result<Response<ResBody>, ApiError> {
+    let body = ctx.json_body()?;
+    let mut new = decode(&t.rt, &body)?;
+    let body_name = meta_str(&new, "name").to_string();
+    if body_name.is_empty() {
+        set_meta(&mut new, "name", json!(name));
+    } else if body_name != name {
+        return Err(ApiError::bad_request(format!(
+            "the name of the object ({body_name}) does not match the name on the URL ({name})"
+        )));
+    }
+    reconcile_namespace(&t.rt, &mut new, ns)?;
+    let k = key(&t.rt, ns, name);
+    let old = st.objects.get(&k).cloned().ok_or_else(|| ApiError::not_found(&t.rt, name))?;
+    commit_update(st, t, k, &old, new, ctx.dry_run())
+}
+
+fn patch(st: &mut State, t: &Target, ns: &str, name: &str, ctx: &Ctx) -> Result<Response<ResBody>, ApiError> {
+    let ptype = PatchType::from_content_type(&ctx.content_type)
+        .ok_or_else(|| ApiError::unsupported_media_type(&ctx.content_type))?;
+    let body: Value = serde_json::from_slice(&ctx.raw).map_err(|e| {
+        ApiError::bad_request(format!(
+            "error decoding patch: {e} (YAML apply patches are not supported here; send JSON)"
+        ))
+    })?;
+    let k = key(&t.rt, ns, name);
+    if ptype == PatchType::Apply && ctx.q("fieldManager").is_none_or(str::is_empty) {
+        let err = FieldError::required("fieldManager", "is required for apply patch");
+        return Err(ApiError::invalid_kind("PatchOptions.meta.k8s.io", "meta.k8s.io", "PatchOptions", "", &[err]));
+    }
+    let Some(old) = st.objects.get(&k).cloned() else {
+        if ptype != PatchType::Apply {
+            return Err(ApiError::not_found(&t.rt, name));
+        }
+        // Server-side apply of a missing object creates it.
+        let mut obj = decode(&t.rt, &body)?;
+        set_meta(&mut obj, "name", json!(name));
+        reconcile_namespace(&t.rt, &mut obj, ns)?;
+        check_namespace_lifecycle(st, &t.rt, ns, name)?;
+        validate_create(&t.rt, &obj)?;
+        st.fill_system_fields(&mut obj);
+        if ctx.dry_run() {
+            return Ok(json_response(201, &render(&t.rt, &obj, true)));
+        }
+        let stored = st.put(k, obj);
+        return Ok(json_response(201, &render(&t.rt, &stored, true)));
+    };
+    let mut view = render(&t.rt, &old, true);
+    match ptype {
+        PatchType::Merge | PatchType::Apply => patch::merge(&mut view, &body),
+        PatchType::Strategic => patch::strategic(&mut view, &body),
+        PatchType::Json => patch::json_patch(&mut view, &body).map_err(|e| match e {
+            JsonPatchError::Malformed(m) => ApiError::bad_request(m),
+            JsonPatchError::Failed(m) => ApiError::new(422, "Invalid", m),
+        })?,
+    }
+    let mut new = decode(&t.rt, &view)?;
+    set_meta(&mut new, "name", json!(name));
+    reconcile_namespace(&t.rt, &mut new, ns)?;
+    commit_update(st, t, k, &old, new, ctx.dry_run())
+}
+
+fn delete(st: &mut State, rt: &ResourceType, ns: &str, name: &str, ctx: &Ctx) -> Result<Response<ResBody>, ApiError> {
+    let k = key(rt, ns, name);
+    let old = st.objects.get(&k).cloned().ok_or_else(|| ApiError::not_found(rt, name))?;
+    let options: Value = serde_json::from_slice(&ctx.raw).unwrap_or(Value::Null);
+    if let Some(uid) = options.pointer("/preconditions/uid").and_then(Value::as_str)
+        && uid != meta_str(&old, "uid")
+    {
+        let why =
+            format!("Precondition failed: UID in precondition: {uid}, UID in object meta: {}", meta_str(&old, "uid"));
+        return Err(ApiError::conflict(rt, name, &why));
+    }
+    if let Some(rv) = options.pointer("/preconditions/resourceVersion").and_then(Value::as_str)
+        && rv != meta_str(&old, "resourceVersion")
+    {
+        let why = format!(
+            "Precondition failed: ResourceVersion in precondition: {rv}, ResourceVersion in object meta: {}",
+            meta_str(&old, "resourceVersion")
+        );
+        return Err(ApiError::conflict(rt, name, &why));
+    }
+    let gone = if ctx.dry_run() || options.get("dryRun").is_some_and(|d| d == &json!(["All"])) {
+        old
+    } else {
+        st.delete(&k).unwrap_or(old)
+    };
+    if rt.group.is_empty() && rt.plural == "pods" {
+        return Ok(json_response(200, &render(rt, &gone, true)));
+    }
+    Ok(json_response(
+        200,
+        &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success",
+                "details": {"name": name, "group": rt.group, "kind": rt.plural, "uid": meta_str(&gone, "uid")}}),
+    ))
+}
+
+fn delete_collection(
+    st: &mut State,
+    rt: &ResourceType,
+    ns: Option<&str>,
+    ctx: &Ctx,
+) -> Result<Response<ResBody>, ApiError> {
+    let filter = Filter {
+        rt: rt.clone(),
+        namespace: ns.map(str::to_string),
+        fields: FieldSelector::parse(rt, ctx.q("fieldSelector").unwrap_or(""))?,
+        labels: LabelSelector::parse(ctx.q("labelSelector").unwrap_or(""))?,
+    };
+    let storage = rt.storage();
+    let keys: Vec<ObjKey> =
+        st.objects.iter().filter(|(k, v)| k.0 == storage && filter.matches(&k.1, v)).map(|(k, _)| k.clone()).collect();
+    let mut items = Vec::new();
+    for k in keys {
+        let gone = if ctx.dry_run() { st.objects.get(&k).cloned() } else { st.delete(&k) };
+        if let Some(g) = gone {
+            items.push(render(rt, &g, false));
+        }
+    }
+    Ok(json_response(
+        200,
+        &json!({"kind": rt.list_kind(), "apiVersion": rt.api_version(),
+                "metadata": {"resourceVersion": st.rv.to_string()}, "items": items}),
+    ))
+}
+
+fn parse_rv(s: &str) -> Result<u64, ApiError> {
+    s.parse().map_err(|_| ApiError::bad_request(format!("invalid resource version: {s:?}")))
+}
+
+fn too_large(rv: u64, current: u64) -> ApiError {
+    let mut e = ApiError::new(504, "Timeout", format!("Too large resource version: {rv}, current: {current}"));
+    e.details =
+        Some(json!({"causes": [{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}],
+                            "retryAfterSeconds": 1}));
+    e
+}
+
+fn hex_encode(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn hex_decode(s: &str) -> Option<Vec<u8>> {
+    if !s.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok()).collect()
+}
+
+/// Iterates the objects of one storage as they were at a past resourceVersion: the current objects, overlaid with
+/// their state before every later change.
+struct Snapshot<'a> {
+    current: Peekable<std::collections::btree_map::Range<'a, ObjKey, Arc<Value>>>,
+    overlay: Peekable<std::collections::btree_map::Range<'a, ObjKey, Option<Arc<Value>>>>,
+}
+
+impl<'a> Iterator for Snapshot<'a> {
+    type Item = (&'a ObjKey, &'a Arc<Value>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let order = match (self.current.peek(), self.overlay.peek()) {
+                (None, None) => return None,
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (Some((a, _)), Some((b, _))) => a.cmp(b),
+            };
+            match order {
+                std::cmp::Ordering::Less => return self.current.next(),
+                std::cmp::Ordering::Equal => {
+                    self.current.next();
+                }
+                std::cmp::Ordering::Greater => {}
+            }
+            if let Some((k, Some(v))) = self.overlay.next() {
+                return Some((k, v));
+            }
+        }
+    }
+}
+
+fn list(st: &State, rt: &ResourceType, ns: Option<&str>, ctx: &Ctx) -> Result<Response<ResBody>, ApiError> {
+    let filter = Filter {
+        rt: rt.clone(),
+        namespace: ns.map(str::to_string),
+        fields: FieldSelector::parse(rt, ctx.q("fieldSelector").unwrap_or(""))?,
+        labels: LabelSelector::parse(ctx.q("labelSelector").unwrap_or(""))?,
+    };
+    let limit: usize = match ctx.q("limit").filter(|s| !s.is_empty()) {
+        Some(l) => l.parse().map_err(|_| ApiError::bad_request(format!("invalid limit: {l:?}")))?,
+        None => 0,
+    };
+    let storage = rt.storage();
+    let mut start = Bound::Included((storage.clone(), ns.unwrap_or("").to_string(), String::new()));
+    let snapshot_rv = match ctx.q("continue").filter(|s| !s.is_empty()) {
+        Some(token) => {
+            let bad = || ApiError::bad_request("continue key is not valid: incorrect encoded start resourceVersion");
+            let decoded: Value = hex_decode(token).and_then(|b| serde_json::from_slice(&b).ok()).ok_or_else(bad)?;
+            let rv = decoded["rv"].as_u64().ok_or_else(bad)?;
+            let (Some(kns), Some(kname)) = (decoded["ns"].as_str(), decoded["name"].as_str()) else {
+                return Err(bad());
+            };
+            if rv < st.compacted_rv {
+                return Err(ApiError::expired(
+                    "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.",
+                ));
+            }
+            start = Bound::Excluded((storage.clone(), kns.to_string(), kname.to_string()));
+            rv
+        }
+        None => match ctx.q("resourceVersion").filter(|s| !s.is_empty() && *s != "0") {
+            None => st.rv,
+            Some(rv) => {
+                let rv = parse_rv(rv)?;
+                if rv > st.rv {
+                    return Err(too_large(rv, st.rv));
+                }
+                if ctx.q("resourceVersionMatch") == Some("Exact") {
+                    if rv < st.compacted_rv {
+                        return Err(ApiError::expired(format!(
+                            "The resourceVersion for the provided list is too old. (requested {rv}, oldest available {})",
+                            st.compacted_rv
+                        )));
+                    }
+                    rv
+                } else {
+                    st.rv
+                }
+            }
+        },
+    };
+    let mut overlay: BTreeMap<ObjKey, Option<Arc<Value>>> = BTreeMap::new();
+    for c in st.history.iter().rev().take_while(|c| c.rv > snapshot_rv) {
+        if c.key.0 == storage {
+            overlay.insert(c.key.clone(), c.prev.clone());
+        }
+    }
+    let in_scope = |k: &ObjKey| k.0 == storage && ns.is_none_or(|ns| k.1 == ns);
+    let snapshot = Snapshot {
+        current: st.objects.range((start.clone(), Bound::Unbounded)).peekable(),
+        overlay: overlay.range((start, Bound::Unbounded)).peekable(),
+    };
+    let mut matching = snapshot.take_while(|(k, _)| in_scope(k)).filter(|(k, v)| filter.matches(&k.1, v));
+    let mut items = Vec::new();
+    let mut last: Option<&ObjKey> = None;
+    for (k, v) in matching.by_ref() {
+        items.push(render(rt, v, false));
+        last = Some(k);
+        if limit > 0 && items.len() == limit {
+            break;
+        }
+    }
+    let mut metadata = json!({"resourceVersion": snapshot_rv.to_string()});
+    if let Some(k) = last
+        && limit > 0
+        && items.len() == limit
+    {
+        let remaining = matching.count();
+        if remaining > 0 {
+            let token = json!({"rv": snapshot_rv, "ns": k.1, "name": k.2});
+            metadata["continue"] = json!(hex_encode(&serde_json::to_vec(&token).unwrap_or_default()));
+            if filter.fields.is_empty() && filter.labels.is_empty() {
+                metadata["remainingItemCount"] = json!(remaining);
+            }
+        }
+    }
+    Ok(json_response(
+        200,
+        &json!({"kind": rt.list_kind(), "apiVersion": rt.api_version(), "metadata": metadata, "items": items}),
+    ))
+}
+
+fn watch(
+    st: &mut State,
+    rt: &ResourceType,
+    ns: Option<&str>,
+    field_selector: &str,
+    ctx: &Ctx,
+) -> Result<Response<ResBody>, ApiError> {
+    let filter = Filter {
+        rt: rt.clone(),
+        namespace: ns.map(str::to_string),
+        fields: FieldSelector::parse(rt, field_selector)?,
+        labels: LabelSelector::parse(ctx.q("labelSelector").unwrap_or(""))?,
+    };
+    let bookmarks = ctx.q("allowWatchBookmarks") == Some("true");
+    let send_initial = ctx.q("sendInitialEvents") == Some("true");
+    if send_initial {
+        let mut errs = Vec::new();
+        if ctx.q("resourceVersionMatch") != Some("NotOlderThan") {
+            errs.push(FieldError::forbidden(
+                "resourceVersionMatch",
+                "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+            ));
+        }
+        if !bookmarks {
+            errs.push(FieldError::required("allowWatchBookmarks", "allowWatchBookmarks must be set to true"));
+        }
+        if !errs.is_empty() {
+            return Err(ApiError::invalid_kind("ListOptions.meta.k8s.io", "meta.k8s.io", "ListOptions", "", &errs));
+        }
+    }
+    let timeout = match ctx.q("timeoutSeconds").filter(|s| !s.is_empty()) {
+        Some(s) => Some(Duration::from_secs(
+            s.parse().map_err(|_| ApiError::bad_request(format!("invalid timeoutSeconds: {s:?}")))?,
+        )),
+        None => st.config.default_watch_timeout,
+    };
+    let storage = rt.storage();
+    let mut pending = VecDeque::new();
+    let rv = ctx.q("resourceVersion").filter(|s| !s.is_empty());
+    match rv {
+        Some(rv) if rv != "0" && !send_initial => {
+            let rv = parse_rv(rv)?;
+            if rv < st.compacted_rv {
+                let e = ApiError::expired(format!("too old resource version: {rv} ({})", st.compacted_rv + 1));
+                if st.config.expired_watch == ExpiredWatch::HttpGone {
+                    return Err(e);
+                }
+                let mut line = serde_json::to_vec(&json!({"type": "ERROR", "object": e.status()})).unwrap_or_default();
+                line.push(b'\n');
+                pending.push_back(Bytes::from(line));
+                let body = WatchBody { pending, rx: None, filter, deadline: None };
+                return Ok(respond(200, ResBody::Watch(Box::new(body))));
+            }
+            for c in st.history.iter().filter(|c| c.rv > rv && c.key.0 == storage) {
+                if let Some(line) = filter.change_line(c) {
+                    pending.push_back(line);
+                }
+            }
+        }
+        _ => {
+            // No resourceVersion, "0", or sendInitialEvents: the current state as synthetic ADDED events.
+            for (k, v) in st.objects.iter().filter(|(k, _)| k.0 == storage) {
+                if filter.matches(&k.1, v) {
+                    pending.push_back(filter.line("ADDED", v));
+                }
+            }
+            if send_initial {
+                pending.push_back(filter.bookmark(st.rv, true));
+            }
+        }
+    }
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    st.watchers.push(Watcher { storage, bookmarks, tx });
+    let deadline = timeout.map(|d| Box::pin(tokio::time::sleep(d)));
+    let body = WatchBody { pending, rx: Some(rx), filter, deadline };
+    Ok(respond(200, ResBody::Watch(Box::new(body))))
+}
