@@ -14,6 +14,9 @@ use gpu_events_core::record::Flag;
 use crate::table::Table;
 use crate::{Error, ExplainOutput, Mode, View, age, live};
 
+/// Progress on a terminal every this many events.
+const PROGRESS_EVERY: u64 = 20_000;
+
 /// The bundled sample dump, compiled into the binary.
 const SAMPLE: &str = include_str!("../sample/events.yaml");
 /// The sample's clock: a little after its newest event, so LAST SEEN reads as on the day.
@@ -118,7 +121,14 @@ fn print_with(
     let mut records = Vec::new();
     let mut summary = Summary::default();
     let mut unrecognized = 0usize;
+    let progress = io::stderr().is_terminal();
+    let mut read = 0u64;
     for item in decoder {
+        read += 1;
+        // A large input on a terminal shows that it is being read.
+        if progress && read.is_multiple_of(PROGRESS_EVERY) {
+            eprint!("\rgpu-events: {read} events read…");
+        }
         let record = match item {
             Ok(record) => record,
             Err(err) => {
@@ -148,6 +158,9 @@ fn print_with(
             }
             _ => records.push(record),
         }
+    }
+    if progress && read >= PROGRESS_EVERY {
+        eprint!("\r\x1b[2K");
     }
     if unrecognized > 0 {
         eprintln!("gpu-events: {unrecognized} note(s) did not match their reason's grammar (flag unrecognizedNote)");
@@ -179,7 +192,7 @@ fn print_with(
             if records.is_empty() {
                 eprintln!("gpu-events: no events found");
             } else {
-                table(&mut records, now).write(out)?;
+                table(&mut records, now).coloured(crate::table::colour_stdout()).write(out)?;
             }
         }
         Mode::Records => {}

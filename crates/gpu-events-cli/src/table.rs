@@ -1,16 +1,43 @@
-//! Plain-text tables with columns padded to the widest cell, like kubectl's printers.
+//! Plain-text tables with columns padded to the widest cell, like kubectl's printers, with
+//! optional colour (styles go around the text, padding stays plain, so columns line up).
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
+
+use anstyle::{AnsiColor, Style};
+
+/// Whether to colour standard output: a terminal, and `NO_COLOR` unset or empty
+/// (<https://no-color.org>).
+pub fn colour_stdout() -> bool {
+    io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// The style of a cell: Warning types in yellow, the header bold.
+fn style(header: bool, cell: &str) -> Style {
+    if header {
+        Style::new().bold()
+    } else if cell == "Warning" {
+        AnsiColor::Yellow.on_default()
+    } else {
+        Style::new()
+    }
+}
 
 /// Rows of cells under a header; the last column is not padded.
 pub struct Table {
     header: Vec<&'static str>,
     rows: Vec<Vec<String>>,
+    colour: bool,
 }
 
 impl Table {
     pub fn new(header: Vec<&'static str>) -> Self {
-        Table { header, rows: Vec::new() }
+        Table { header, rows: Vec::new(), colour: false }
+    }
+
+    /// Colour the output (see [`colour_stdout`]).
+    pub fn coloured(mut self, colour: bool) -> Self {
+        self.colour = colour;
+        self
     }
 
     pub fn push(&mut self, row: Vec<String>) {
@@ -26,19 +53,48 @@ impl Table {
             }
         }
         let header: Vec<String> = self.header.iter().map(|h| (*h).to_owned()).collect();
-        for row in std::iter::once(&header).chain(&self.rows) {
+        for (index, row) in std::iter::once(&header).chain(&self.rows).enumerate() {
             let mut line = String::new();
             for (i, cell) in row.iter().enumerate() {
-                if i + 1 == columns {
-                    line.push_str(cell);
+                let styled = if self.colour {
+                    let style = style(index == 0, cell);
+                    format!("{style}{cell}{style:#}")
                 } else {
+                    cell.clone()
+                };
+                line.push_str(&styled);
+                if i + 1 < columns {
                     let pad = widths[i] - cell.chars().count() + 3;
-                    line.push_str(cell);
                     line.extend(std::iter::repeat_n(' ', pad));
                 }
             }
             writeln!(out, "{}", line.trim_end())?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_goes_around_the_text_and_columns_stay_aligned() {
+        let mut table = Table::new(vec!["TYPE", "REASON"]).coloured(true);
+        table.push(vec!["Warning".into(), "BackOff".into()]);
+        table.push(vec!["Normal".into(), "Pulled".into()]);
+        let mut out = Vec::new();
+        table.write(&mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("\u{1b}[33mWarning\u{1b}[0m   BackOff"), "{text:?}");
+        let plain: String = {
+            let mut plain = Vec::new();
+            let mut table = Table::new(vec!["TYPE", "REASON"]);
+            table.push(vec!["Warning".into(), "BackOff".into()]);
+            table.push(vec!["Normal".into(), "Pulled".into()]);
+            table.write(&mut plain).unwrap();
+            String::from_utf8(plain).unwrap()
+        };
+        assert_eq!(plain, "TYPE      REASON\nWarning   BackOff\nNormal    Pulled\n");
     }
 }

@@ -129,3 +129,87 @@ fn the_summary_counts_reasons_and_diagnosed_causes() {
     let json = serde_json::to_value(&report).unwrap();
     assert!(json["byReason"].is_object() && json["byCause"].is_object() && json["records"].is_u64());
 }
+
+#[test]
+fn every_pasted_case_gets_the_cause_a_person_would_give() {
+    let cases: &[(&str, Cause)] = &[
+        (
+            include_str!("../../../tests/fixtures/cases/001-insufficient-gpu-node-unschedulable.txt"),
+            Cause::InsufficientGpu,
+        ),
+        (include_str!("../../../tests/fixtures/cases/003-gpushare-aliyun-gpu-mem.txt"), Cause::InsufficientGpu),
+        (
+            include_str!("../../../tests/fixtures/cases/005-hami-unexpectedadmission-eof.txt"),
+            Cause::DevicePluginUnavailable,
+        ),
+        (
+            include_str!("../../../tests/fixtures/cases/007-dra-cdi-unresolvable-k8s-gpu.txt"),
+            Cause::CdiDeviceUnresolvable,
+        ),
+        (
+            include_str!("../../../tests/fixtures/cases/009-cdi-unresolvable-gpu-uuid-rke2.txt"),
+            Cause::CdiDeviceUnresolvable,
+        ),
+        (
+            include_str!("../../../tests/fixtures/cases/013-karpenter-incompatible-nodepool-gpu.txt"),
+            Cause::NodeExpansionFailed,
+        ),
+        (
+            include_str!("../../../tests/fixtures/cases/017-k3s-amd-gpu-preemption-double-period.txt"),
+            Cause::InsufficientGpu,
+        ),
+        (include_str!("../../../tests/fixtures/cases/019-gpu-manager-exceedsgpuquota.txt"), Cause::GpuQuotaExceeded),
+        (include_str!("../../../tests/fixtures/cases/021-hami-nodeunfitpod-kueue.txt"), Cause::InsufficientGpu),
+        (
+            include_str!("../../../tests/fixtures/cases/023-mig-nvml-insufficient-permissions.txt"),
+            Cause::DevicePluginUnavailable,
+        ),
+        (
+            include_str!("../../../tests/fixtures/cases/025-rke2-taint-didnt-tolerate-get-events.txt"),
+            Cause::InsufficientGpu,
+        ),
+        (include_str!("../../../tests/fixtures/cases/027-k3s-geti-x351-over-23h.txt"), Cause::InsufficientGpu),
+        (
+            include_str!("../../../tests/fixtures/cases/031-dra-prepare-deadline-exceeded.txt"),
+            Cause::DevicePluginUnavailable,
+        ),
+        (
+            include_str!("../../../tests/fixtures/cases/033-kata-cc-combined-from-similar-events.txt"),
+            Cause::DevicePluginUnavailable,
+        ),
+        (
+            include_str!("../../../tests/fixtures/cases/039-hami-mixed-reasons-filteringfailed.txt"),
+            Cause::InsufficientGpu,
+        ),
+        (include_str!("../../../tests/fixtures/cases/041-ocp-dgx-a100-container-init-oom.txt"), Cause::CrashLoop),
+        (
+            include_str!("../../../tests/fixtures/cases/045-kai-scheduler-unschedulable-no-age.txt"),
+            Cause::InsufficientGpu,
+        ),
+        (
+            include_str!("../../../tests/fixtures/cases/049-ascend-npu-device-fault-event.txt"),
+            Cause::DevicePluginUnavailable,
+        ),
+        (
+            include_str!("../../../tests/fixtures/cases/051-gke-node-reboot-unhealthy-devices-redacted.txt"),
+            Cause::DevicePluginUnavailable,
+        ),
+    ];
+    for (text, want) in cases {
+        let diagnoses = diagnose(&records(case(text)));
+        let first_line = text.lines().next().unwrap();
+        assert!(!diagnoses.is_empty(), "{first_line}: no diagnosis");
+        assert!(
+            diagnoses.iter().all(|d| d.cause == *want),
+            "{first_line}: {:?}",
+            diagnoses.iter().map(|d| d.cause).collect::<Vec<_>>()
+        );
+    }
+    // All-Normal pastes (lifecycle, driver upgrade progress) need no diagnosis.
+    for text in [
+        include_str!("../../../tests/fixtures/cases/035-gpu-operator-driver-upgrade-events-brackets.txt"),
+        include_str!("../../../tests/fixtures/cases/037-time-slicing-get-events-init-containers.txt"),
+    ] {
+        assert!(diagnose(&records(case(text))).is_empty());
+    }
+}

@@ -45,11 +45,25 @@ fn fit_error_cause(reasons: &[crate::details::scheduling::ReasonCount]) -> Optio
             NodeReason::UntoleratedTaint { .. } => Cause::UntoleratedTaint,
             NodeReason::NodeAffinity { .. } => Cause::NodeAffinityMismatch,
             NodeReason::VolumeAffinity { .. } | NodeReason::Volume { .. } => Cause::VolumeMountFailed,
-            NodeReason::Other { text } if text.to_ascii_lowercase().contains("gpu") => Cause::InsufficientGpu,
+            // Extender and vendor tokens: quotas (`ExceedsGPUQuota`) and GPU shortages (HAMi's
+            // `NodeUnfitPod`, `CardInsufficientMemory`, `NodeInsufficientDevice`).
+            NodeReason::Other { text } if text.to_ascii_lowercase().contains("quota") => Cause::GpuQuotaExceeded,
+            NodeReason::Other { text }
+                if ["gpu", "nodeunfitpod", "cardinsufficient", "insufficientdevice"]
+                    .iter()
+                    .any(|m| text.to_ascii_lowercase().contains(m)) =>
+            {
+                Cause::InsufficientGpu
+            }
             _ => continue,
         };
         // A GPU shortage explains a GPU Pod best; otherwise the reason on the most nodes.
-        let weight = entry.count + if cause == Cause::InsufficientGpu { 1_000_000 } else { 0 };
+        let weight = entry.count
+            + match cause {
+                Cause::GpuQuotaExceeded => 2_000_000,
+                Cause::InsufficientGpu => 1_000_000,
+                _ => 0,
+            };
         if best.is_none_or(|(w, _)| weight > w) {
             best = Some((weight, cause));
         }
@@ -106,6 +120,11 @@ pub(super) fn read(record: &EventRecord) -> Signal {
             cause(Phase::ContainerCreating, Cause::VolumeMountFailed, High)
         }
         Reason::Kueue(_) if record.reason == "Pending" => cause(Phase::Pending, Cause::GpuQuotaExceeded, Medium),
+        // An accelerator fault reported by the device plugin: the devices are unhealthy.
+        Reason::AscendDevicePlugin(_) if record.reason == "Occur" => {
+            cause(Phase::Running, Cause::DevicePluginUnavailable, Medium)
+        }
+
         _ => match details {
             Some(Details::Ecosystem(EcosystemDetails::KarpenterEvicted(_))) => phase(Phase::Evicted),
             _ => none,
