@@ -224,3 +224,31 @@ fn yaml_is_still_yaml() {
     let yaml = "apiVersion: v1\nkind: Event\nreason: Pulled\ntype: Normal\ninvolvedObject: {kind: Pod, name: a}\nmessage: \"Warning  FailedScheduling  2m  x  y\"\n";
     assert_eq!(Decoder::from_str(yaml).format(), Format::Yaml);
 }
+
+#[test]
+fn a_describe_status_block_without_events_is_a_record_from_status() {
+    let text = "Name:               imgsr-job-a-worker-0\nNamespace:          ns-a\nStart Time:         Thu, 12 Mar 2020 16:58:22 +0800\nStatus:             Failed\nReason:             UnexpectedAdmissionError\nMessage:            Pod Update plugin resources failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 1, Available: 0, which is unexpected\nEvents:             <none>\n";
+    let [r] = decode(text).try_into().unwrap();
+    assert_eq!(r.reason, "UnexpectedAdmissionError");
+    assert_eq!(r.regarding.name.as_deref(), Some("imgsr-job-a-worker-0"));
+    assert_eq!(r.regarding.namespace.as_deref(), Some("ns-a"));
+    assert!(r.has_flag(Flag::FromStatus));
+    assert_eq!(r.details.as_ref().map(|d| d.kind()), Some("unexpectedAdmission"));
+}
+
+#[test]
+fn rows_without_a_header_take_their_pod_from_the_scheduled_event() {
+    let records = decode(case(include_str!("../../../tests/fixtures/cases/007-dra-cdi-unresolvable-k8s-gpu.txt")));
+    assert!(records.iter().all(|r| r.regarding.name.as_deref() == Some("nvidia-example-workload")
+        && r.regarding.namespace.as_deref() == Some("arc-runners")
+        && r.regarding.kind.as_deref() == Some("Pod")));
+}
+
+#[test]
+fn the_old_describe_layout_reads() {
+    let text = "Events:\n  FirstSeen  LastSeen  Count  From                  SubObjectPath  Type     Reason            Message\n  ---------  --------  -----  ----                  -------------  -------- ------            -------\n  1m         30s       3      {default-scheduler }                 Warning  FailedScheduling  0/2 nodes are available: 2 Insufficient nvidia.com/gpu.\n";
+    let [r] = decode(text).try_into().unwrap();
+    assert_eq!((r.reason.as_str(), r.count), ("FailedScheduling", 3));
+    assert_eq!(r.reporting_controller.as_deref(), Some("default-scheduler"));
+    assert_eq!(ago(&r), (Some(TimeDelta::minutes(1)), Some(TimeDelta::seconds(30))));
+}

@@ -153,6 +153,15 @@ fn conclude(readings: &mut [Reading]) -> Option<(Phase, Cause, Confidence)> {
         .map(|(c, _)| c)
         .or_else(|| causes().next().map(|(c, _)| c))
         .unwrap_or((Cause::Unknown, Confidence::Low));
+    // A Pod that got past the phase of its last problem (Scheduled, Started after
+    // FailedScheduling) is not stuck.
+    let resolved = phase == Phase::Running
+        && !readings
+            .iter()
+            .any(|r| r.signal.cause.is_some_and(|(c, _)| c == cause) && r.signal.phase == Some(Phase::Running));
+    if resolved {
+        return None;
+    }
     Some((phase, cause, confidence))
 }
 
@@ -233,7 +242,8 @@ impl Summary {
 /// (no namespace: Node, GPUPool, GPUNode) gets no `-n` flag.
 fn fill(template: &str, object: &ObjectKey) -> String {
     let kind = object.kind.as_deref().unwrap_or("pod").to_ascii_lowercase();
-    let name = object.name.as_deref().unwrap_or("<name>");
+    // A placeholder a shell does not read as a redirect.
+    let name = object.name.as_deref().unwrap_or("NAME");
     let text = match object.namespace.as_deref() {
         Some(ns) => template.replace("{ns}", ns),
         None => template.replace(" -n {ns}", "").replace("{ns}", "default"),

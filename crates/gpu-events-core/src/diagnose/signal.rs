@@ -116,6 +116,10 @@ pub(super) fn read(record: &EventRecord) -> Signal {
         Reason::NodeProblemDetector(NodeProblemDetectorReason::OOMKilling) => {
             cause(Phase::Running, Cause::HostOom, High)
         }
+        // The RuntimeClass admission plugin rejects the Pod before it exists.
+        Reason::ControllerManager(ControllerManagerReason::FailedCreate) if note.contains("RuntimeClass") => {
+            cause(Phase::Pending, Cause::RuntimeHandlerMissing, High)
+        }
         Reason::ControllerManager(ControllerManagerReason::FailedAttachVolume) => {
             cause(Phase::ContainerCreating, Cause::VolumeMountFailed, High)
         }

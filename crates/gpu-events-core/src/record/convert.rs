@@ -42,6 +42,8 @@ pub(crate) struct RawEvent<'a> {
     pub(crate) api_version: Option<&'static str>,
     /// Times come from relative ages (`4m43s`) resolved against a reference time.
     pub(crate) approximate_time: bool,
+    /// Read from a Pod status block, not an Event.
+    pub(crate) from_status: bool,
 }
 
 fn non_empty(s: &Option<String>) -> Option<&str> {
@@ -101,6 +103,9 @@ impl RawEvent<'_> {
         }
         if self.approximate_time {
             flags.push(Flag::ApproximateTime);
+        }
+        if self.from_status {
+            flags.push(Flag::FromStatus);
         }
         if let (Some(info), Some(observed)) = (info, &type_)
             && !info.expects_type(observed)
@@ -170,6 +175,7 @@ impl From<&core::Event> for EventRecord {
             uid: non_empty(&event.metadata.uid),
             api_version: Some("v1"),
             approximate_time: false,
+            from_status: false,
         }
         .into_record()
     }
@@ -207,6 +213,7 @@ impl From<&events::Event> for EventRecord {
             uid: non_empty(&event.metadata.uid),
             api_version: Some("events.k8s.io/v1"),
             approximate_time: false,
+            from_status: false,
         }
         .into_record()
     }

@@ -142,6 +142,9 @@ pub enum Flag {
     /// `kubectl describe`, `LAST SEEN` in `kubectl get events`) resolved against a reference time,
     /// so they are as precise as the age (seconds to days).
     ApproximateTime,
+    /// Not an Event: the `Reason`/`Message` of a Pod status block in a pasted `kubectl describe`
+    /// (kubelet admission failures and evictions mirror their event there).
+    FromStatus,
     /// The event came from a watch `DELETED` notification: the Event object expired or was
     /// removed; it is not a new occurrence.
     Deleted,

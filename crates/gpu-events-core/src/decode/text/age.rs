@@ -58,7 +58,12 @@ pub(crate) fn parse_age(text: &str) -> Option<Age> {
     let (count, first) = match series {
         Some(series) => {
             let (count, over) = series.split_once(" over ")?;
-            (Some(count.parse().ok()?), Some(parse_duration(over)?))
+            // `<invalid>` (a first time in the future, clock skew) leaves the first time unknown.
+            let first = match over {
+                "<invalid>" | "<unknown>" => None,
+                over => Some(parse_duration(over)?),
+            };
+            (Some(count.parse().ok()?), first)
         }
         None => (None, None),
     };
@@ -86,5 +91,7 @@ mod tests {
         assert_eq!(parse_age("40s").unwrap().count, None);
         assert_eq!(parse_age("kubelet"), None);
         assert_eq!(parse_age("4m (x2 over"), None);
+        let skewed = parse_age("3m12s (x2 over <invalid>)").unwrap();
+        assert_eq!((skewed.count, skewed.first), (Some(2), None));
     }
 }

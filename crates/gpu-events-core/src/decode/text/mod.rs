@@ -22,10 +22,16 @@ use crate::record::{ObjectReference, RawEvent};
 /// Whether the input is one of the text formats rather than YAML: it has an event table header,
 /// an event row, or an event log line among its first lines.
 pub(crate) fn looks_like_text(input: &str) -> bool {
+    // A `kubectl describe` header (`Name:` then `Namespace:` at the start of lines) is not YAML
+    // (its `Start Time:` values hold colons).
+    let mut starts = input.lines().take(40).map(|l| l.split_once(':').map(|(k, _)| k).unwrap_or(""));
+    if starts.any(|k| k == "Name") && input.lines().take(40).any(|l| l.starts_with("Namespace:")) {
+        return true;
+    }
     input.lines().filter(|l| !l.trim().is_empty()).take(200).any(|line| {
         klog::is_log_line(line)
             || Header::parse(line).is_some()
-            || line.trim() == "Events:"
+            || line.trim_start().starts_with("Events:")
             || Row::parse(line, None).is_some_and(|row| row.type_.is_some() || row.object.is_some())
     })
 }
@@ -36,6 +42,10 @@ struct Described {
     name: Option<String>,
     namespace: Option<String>,
     kind: Option<String>,
+    /// The Pod status block's top-level `Reason:` and `Message:` (kubelet admission and eviction
+    /// mirror their event there; the event itself may have expired).
+    status_reason: Option<String>,
+    status_message: Option<String>,
 }
 
 impl Described {
@@ -53,6 +63,8 @@ impl Described {
             "Name" => *self = Described { name: Some(value.to_owned()), ..Described::default() },
             "Namespace" => self.namespace = Some(value.to_owned()),
             "Kind" => self.kind = Some(value.to_owned()),
+            "Reason" if !value.is_empty() => self.status_reason = Some(value.to_owned()),
+            "Message" if !value.is_empty() => self.status_message = Some(value.to_owned()),
             // kubectl describe pod/node print no Kind line; their sections tell them apart.
             "Containers" | "Init Containers" | "QoS Class" if self.kind.is_none() => self.kind = Some("Pod".to_owned()),
             "Taints" | "Roles" | "Capacity" if self.kind.is_none() => self.kind = Some("Node".to_owned()),
@@ -173,12 +185,62 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
                     in_events = false;
                     header = None;
                 }
+                if line.starts_with("Name:") {
+                    out.extend(status_record(&described).map(Ok));
+                }
                 described.learn(line);
             }
         }
     }
     flush(&mut pending, now, &mut out);
+    out.extend(status_record(&described).map(Ok));
+    name_from_scheduled(&mut out);
     out
+}
+
+/// The Pod status block of a describe (`Status: Failed`, `Reason: UnexpectedAdmissionError`,
+/// `Message: ...`) as a record flagged `fromStatus`: it mirrors a kubelet event that may have
+/// expired, and is often all a paste has.
+fn status_record(described: &Described) -> Option<EventRecord> {
+    let reason = described.status_reason.as_deref()?;
+    let regarding = ObjectReference {
+        kind: Some(described.kind.clone().unwrap_or_else(|| "Pod".to_owned())),
+        namespace: described.namespace.clone(),
+        name: described.name.clone(),
+        ..ObjectReference::default()
+    };
+    let namespace = described.namespace.clone();
+    Some(
+        RawEvent {
+            reason: Some(reason),
+            type_: Some("Warning"),
+            note: described.status_message.as_deref(),
+            regarding,
+            namespace: namespace.as_deref(),
+            from_status: true,
+            ..RawEvent::default()
+        }
+        .into_record(),
+    )
+}
+
+/// Event rows pasted without their describe header name no object; a `Scheduled` note among
+/// them (`Successfully assigned ns/pod to node`) names the Pod they all belong to.
+fn name_from_scheduled(out: &mut [Result<EventRecord, DecodeError>]) {
+    let records = || out.iter().filter_map(|r| r.as_ref().ok());
+    if records().any(|r| r.regarding.name.is_some()) {
+        return;
+    }
+    let scheduled = records().find_map(|r| match &r.details {
+        Some(crate::details::Details::Scheduling(crate::details::SchedulingDetails::Scheduled(s))) => Some(s.clone()),
+        _ => None,
+    });
+    let Some(scheduled) = scheduled else { return };
+    for record in out.iter_mut().filter_map(|r| r.as_mut().ok()) {
+        record.regarding.kind = Some("Pod".to_owned());
+        record.regarding.name = Some(scheduled.pod.clone());
+        record.regarding.namespace = scheduled.namespace.clone();
+    }
 }
 
 fn flush(pending: &mut Option<Pending<'_>>, now: DateTime<Utc>, out: &mut Vec<Result<EventRecord, DecodeError>>) {

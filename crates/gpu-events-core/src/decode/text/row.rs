@@ -29,6 +29,8 @@ impl Column {
             "NAMESPACE" => Column::Namespace,
             "LAST SEEN" | "LASTSEEN" => Column::LastSeen,
             "FIRST SEEN" | "FIRSTSEEN" => Column::FirstSeen,
+            // kubectl before ~1.14: FirstSeen LastSeen Count From SubObjectPath Type Reason Message.
+            "SUBOBJECTPATH" => Column::Subobject,
             "TYPE" => Column::Type,
             "REASON" => Column::Reason,
             "AGE" => Column::Age,
@@ -127,19 +129,18 @@ impl<'a> Row<'a> {
         let columns = &header.columns;
         let message_last = columns.last().is_some_and(|(_, c)| *c == Column::Message);
         let mut row = Row::default();
-        if message_last {
+        if message_last && cells.len() >= columns.len() {
             // Every column but the message is one cell; the message is the rest of the line.
-            if cells.len() < columns.len() {
-                return None;
-            }
+
             for ((_, column), (_, text)) in columns.iter().zip(cells) {
                 row.set(*column, text)?;
             }
             let (start, _) = cells[columns.len() - 1];
             row.message = line.get(start..)?.trim_end();
         } else {
-            // `-o wide`: the message is in the middle, so cut at the header's offsets, which
-            // kubectl's tabwriter keeps exact.
+            // `-o wide` (the message in the middle) or empty cells (old layouts' SubObjectPath):
+            // cut at the header's offsets, which kubectl's tabwriter keeps exact.
+
             for (i, (start, column)) in columns.iter().enumerate() {
                 let end = columns.get(i + 1).map_or(line.len(), |(next, _)| *next);
                 let text = line.get(*start..end.min(line.len()))?.trim();
