@@ -1,5 +1,8 @@
 //! Injected faults as kube-rs sees them, and on the wire.
 
+mod common;
+
+use common::event;
 use std::time::{Duration, Instant};
 
 use futures::{StreamExt, TryStreamExt};
@@ -9,18 +12,6 @@ use kube::Api;
 use kube::api::{ListParams, Patch, PatchParams, PostParams, WatchParams};
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-fn event(name: &str) -> Event {
-    serde_json::from_value(json!({
-        "metadata": {"name": name, "namespace": "ml"},
-        "eventTime": "2026-11-30T05:40:03.002000Z",
-        "reason": "GangWaitingForMembers", "type": "Normal", "action": "Waiting",
-        "reportingController": "tensor-fusion.ai/gang", "reportingInstance": "gang-0",
-        "regarding": {"kind": "Pod", "namespace": "ml", "name": "llama-0"},
-        "note": "Waiting for gang members: 2/4 ready"
-    }))
-    .unwrap()
-}
 
 fn status_of(err: kube::Error) -> (u16, String) {
     match err {

@@ -1,5 +1,8 @@
 //! Watch and paginated list over real HTTP with kube-rs: resourceVersion, 410 Gone, bookmarks, selectors.
 
+mod common;
+
+use common::event;
 use std::time::Duration;
 
 use futures::{StreamExt, TryStreamExt};
@@ -9,18 +12,6 @@ use k8s_openapi::api::events::v1::Event;
 use kube::Api;
 use kube::api::{DeleteParams, ListParams, Patch, PatchParams, PostParams, WatchEvent, WatchParams};
 use serde_json::json;
-
-fn event(name: &str) -> Event {
-    serde_json::from_value(json!({
-        "metadata": {"name": name, "namespace": "ml"},
-        "eventTime": "2026-11-30T05:40:03.002000Z",
-        "reason": "GangWaitingForMembers", "type": "Normal", "action": "Waiting",
-        "reportingController": "tensor-fusion.ai/gang", "reportingInstance": "gang-0",
-        "regarding": {"kind": "Pod", "namespace": "ml", "name": "llama-0"},
-        "note": "Waiting for gang members: 2/4 ready"
-    }))
-    .unwrap()
-}
 
 fn series(count: i32) -> Patch<serde_json::Value> {
     Patch::Merge(json!({"series": {"count": count, "lastObservedTime": "2026-11-30T05:41:03.000000Z"}}))
