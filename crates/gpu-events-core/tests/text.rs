@@ -252,3 +252,12 @@ fn the_old_describe_layout_reads() {
     assert_eq!(r.reporting_controller.as_deref(), Some("default-scheduler"));
     assert_eq!(ago(&r), (Some(TimeDelta::minutes(1)), Some(TimeDelta::seconds(30))));
 }
+
+#[test]
+fn old_unstructured_klog_lines_read() {
+    let text = "I1130 05:41:07.000000    2114 event.go:291] Event(v1.ObjectReference{Kind:\"Pod\", Namespace:\"ml\", Name:\"llama-2\", UID:\"5f0c\", APIVersion:\"v1\", ResourceVersion:\"1843\", FieldPath:\"spec.containers{main}\"}): type: 'Warning' reason: 'BackOff' Back-off restarting failed container main in pod llama-2_ml(5f0c)\n";
+    let [r] = decode(text).try_into().unwrap();
+    assert_eq!(r.reason, "BackOff");
+    assert_eq!(r.regarding.field_path.as_deref(), Some("spec.containers{main}"));
+    assert_eq!(r.details.as_ref().map(|d| d.kind()), Some("restartBackOff"));
+}

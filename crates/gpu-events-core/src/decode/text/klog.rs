@@ -24,9 +24,45 @@ pub(crate) struct LoggedEvent {
 
 const KLOG_MARKER: &str = "\"Event occurred\"";
 
+/// The unstructured form client-go logged before structured logging (≤1.19 and still in some
+/// controllers): `Event(v1.ObjectReference{Kind:"Pod", ...}): type: 'Warning' reason: 'X' message`.
+const OLD_KLOG_MARKER: &str = "Event(v1.ObjectReference{";
+
 /// Whether a line is one of the log formats read here.
 pub(crate) fn is_log_line(line: &str) -> bool {
-    line.contains(KLOG_MARKER) || (line.contains(" - event for ") && line.contains("INFO: At "))
+    line.contains(KLOG_MARKER)
+        || line.contains(OLD_KLOG_MARKER)
+        || (line.contains(" - event for ") && line.contains("INFO: At "))
+}
+
+/// Parse the old unstructured klog event line; `now` supplies the year klog leaves out.
+pub(crate) fn parse_old_klog(line: &str, now: DateTime<Utc>) -> Option<LoggedEvent> {
+    let (prefix, rest) = line.split_once(OLD_KLOG_MARKER)?;
+    let (reference, rest) = rest.split_once("}): type: '")?;
+    let (type_, rest) = rest.split_once("' reason: '")?;
+    let (reason, message) = rest.split_once("' ").unwrap_or((rest.trim_end_matches('\''), ""));
+    let mut event = LoggedEvent {
+        time: klog_time(prefix.trim_start(), now),
+        type_: Some(type_.to_owned()),
+        reason: reason.to_owned(),
+        message: message.to_owned(),
+        ..LoggedEvent::default()
+    };
+    // `Kind:"Pod", Namespace:"ml", Name:"x", UID:"...", APIVersion:"v1", ResourceVersion:"1", FieldPath:""`
+    for pair in reference.split(", ") {
+        let Some((key, value)) = pair.split_once(':') else { continue };
+        let value = go_unquote(value).unwrap_or_else(|| value.to_owned());
+        let value = Some(value).filter(|v| !v.is_empty());
+        match key {
+            "Kind" => event.kind = value,
+            "Namespace" => event.namespace = value,
+            "Name" => event.name = value,
+            "APIVersion" => event.api_version = value,
+            "FieldPath" => event.field_path = value,
+            _ => {}
+        }
+    }
+    (!event.reason.is_empty()).then_some(event)
 }
 
 /// Parse a klog `"Event occurred"` line; `now` supplies the year klog leaves out.
@@ -145,6 +181,22 @@ mod tests {
         let january = "2027-01-02T00:00:00Z".parse().unwrap();
         assert_eq!(parse_klog(&line.replace("I1130", "I1231"), january).unwrap().time.unwrap().year(), 2026);
         assert!(parse_klog("I1130 random log line", now).is_none());
+    }
+
+    #[test]
+    fn reads_old_unstructured_klog_lines() {
+        let now = "2026-11-30T06:00:00Z".parse().unwrap();
+        let line = r#"I1130 05:41:07.000000    2114 event.go:291] Event(v1.ObjectReference{Kind:"Pod", Namespace:"ml", Name:"llama-2", UID:"5f0c", APIVersion:"v1", ResourceVersion:"1843", FieldPath:""}): type: 'Warning' reason: 'FailedMount' MountVolume.SetUp failed for volume "hf-token" : secret "hf-token" not found"#;
+        let event = parse_old_klog(line, now).unwrap();
+        assert_eq!(
+            (event.kind.as_deref(), event.namespace.as_deref(), event.name.as_deref()),
+            (Some("Pod"), Some("ml"), Some("llama-2"))
+        );
+        assert_eq!((event.type_.as_deref(), event.reason.as_str()), (Some("Warning"), "FailedMount"));
+        assert_eq!(event.message, "MountVolume.SetUp failed for volume \"hf-token\" : secret \"hf-token\" not found");
+        assert_eq!(event.field_path, None);
+        assert_eq!(event.time.unwrap().to_rfc3339(), "2026-11-30T05:41:07+00:00");
+        assert!(parse_old_klog("I1130 Event(v1.ObjectReference{Kind:\"Pod\"", now).is_none());
     }
 
     #[test]

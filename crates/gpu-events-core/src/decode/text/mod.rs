@@ -140,7 +140,9 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
         }
         if klog::is_log_line(line) {
             flush(&mut pending, now, &mut out);
-            let logged = klog::parse_klog(line, now).or_else(|| klog::parse_e2e(line));
+            let logged = klog::parse_klog(line, now)
+                .or_else(|| klog::parse_old_klog(line, now))
+                .or_else(|| klog::parse_e2e(line));
             out.push(match logged {
                 Some(event) => Ok(logged_record(&event)),
                 None => Err(DecodeError::Item {
