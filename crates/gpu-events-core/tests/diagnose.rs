@@ -217,3 +217,13 @@ fn every_pasted_case_gets_the_cause_a_person_would_give() {
         assert!(diagnose(&records(case(text))).is_empty());
     }
 }
+
+#[test]
+fn container_statuses_in_a_pasted_describe_set_the_phase() {
+    let paste = "Name:         infer-0\nNamespace:    ml\nContainers:\n  main:\n    Image:          cuda\n    State:          Waiting\n      Reason:       CrashLoopBackOff\n    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\nEvents:\n  Type     Reason   Age                From     Message\n  ----     ------   ----               ----     -------\n  Warning  BackOff  2m (x30 over 50m)  kubelet  Back-off restarting failed container main in pod infer-0_ml(5f0c)\n";
+    let [d]: [_; 1] = diagnose(&records(paste)).try_into().unwrap();
+    assert_eq!((d.phase, d.cause), (Phase::OomKilled, Cause::CrashLoop));
+    let pull = "Name:         web-0\nNamespace:    ml\nContainers:\n  main:\n    State:          Waiting\n      Reason:       ImagePullBackOff\nEvents:       <none>\n";
+    let [d]: [_; 1] = diagnose(&records(pull)).try_into().unwrap();
+    assert_eq!((d.phase, d.cause), (Phase::ContainerCreating, Cause::ImagePullFailed));
+}

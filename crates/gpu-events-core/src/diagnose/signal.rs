@@ -75,6 +75,9 @@ fn fit_error_cause(reasons: &[crate::details::scheduling::ReasonCount]) -> Optio
 pub(super) fn read(record: &EventRecord) -> Signal {
     use Confidence::{High, Medium};
     let none = Signal { phase: None, cause: None };
+    if record.has_flag(crate::record::Flag::FromStatus) && !record.known {
+        return container_status(record.reason.as_str());
+    }
     let Some(reason) = record.reason.reason() else {
         return none;
     };
@@ -133,6 +136,24 @@ pub(super) fn read(record: &EventRecord) -> Signal {
             Some(Details::Ecosystem(EcosystemDetails::KarpenterEvicted(_))) => phase(Phase::Evicted),
             _ => none,
         },
+    }
+}
+
+/// A container state reason read from a pasted Pod status (`State: Waiting` / `Last State:
+/// Terminated`), which is not an event reason.
+fn container_status(reason: &str) -> Signal {
+    use Confidence::{High, Medium};
+    match reason {
+        "OOMKilled" => cause(Phase::OomKilled, Cause::CrashLoop, High),
+        "CrashLoopBackOff" => cause(Phase::CrashLoopBackOff, Cause::CrashLoop, High),
+        "ImagePullBackOff" | "ErrImagePull" | "InvalidImageName" | "ErrImageNeverPull" => {
+            cause(Phase::ContainerCreating, Cause::ImagePullFailed, High)
+        }
+        "CreateContainerConfigError" | "CreateContainerError" | "RunContainerError" => {
+            cause(Phase::ContainerCreating, Cause::Unknown, Medium)
+        }
+        "ContainerCreating" | "PodInitializing" => phase(Phase::ContainerCreating),
+        _ => Signal { phase: None, cause: None },
     }
 }
 

@@ -46,6 +46,12 @@ struct Described {
     /// mirror their event there; the event itself may have expired).
     status_reason: Option<String>,
     status_message: Option<String>,
+    /// Whether the indented lines being read are a container's `State:` or `Last State:`.
+    in_last_state: bool,
+    /// `State: Waiting` `Reason:` of a container (`CrashLoopBackOff`, `ImagePullBackOff`, ...).
+    waiting_reason: Option<String>,
+    /// A container's `Last State: Terminated` `Reason: OOMKilled`.
+    oom_killed: bool,
 }
 
 impl Described {
@@ -54,10 +60,21 @@ impl Described {
         let Some((key, value)) = line.split_once(':') else {
             return;
         };
+        let value = value.trim();
         if line.starts_with(char::is_whitespace) {
+            // Container blocks: `State: Waiting` / `Last State: Terminated`, each with a `Reason:`.
+            match key.trim() {
+                "State" => self.in_last_state = false,
+                "Last State" => self.in_last_state = true,
+                "Reason" if self.in_last_state && value == "OOMKilled" => self.oom_killed = true,
+                "Reason" if !self.in_last_state && value == "OOMKilled" => self.oom_killed = true,
+                "Reason" if !self.in_last_state && self.waiting_reason.is_none() => {
+                    self.waiting_reason = Some(value.to_owned());
+                }
+                _ => {}
+            }
             return;
         }
-        let value = value.trim();
         match key {
             // A new object starts at its Name.
             "Name" => *self = Described { name: Some(value.to_owned()), ..Described::default() },
@@ -188,14 +205,14 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
                     header = None;
                 }
                 if line.starts_with("Name:") {
-                    out.extend(status_record(&described).map(Ok));
+                    out.extend(status_record(&described, now).map(Ok));
                 }
                 described.learn(line);
             }
         }
     }
     flush(&mut pending, now, &mut out);
-    out.extend(status_record(&described).map(Ok));
+    out.extend(status_record(&described, now).map(Ok));
     name_from_scheduled(&mut out);
     out
 }
@@ -203,8 +220,15 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
 /// The Pod status block of a describe (`Status: Failed`, `Reason: UnexpectedAdmissionError`,
 /// `Message: ...`) as a record flagged `fromStatus`: it mirrors a kubelet event that may have
 /// expired, and is often all a paste has.
-fn status_record(described: &Described) -> Option<EventRecord> {
-    let reason = described.status_reason.as_deref()?;
+fn status_record(described: &Described, now: DateTime<Utc>) -> Option<EventRecord> {
+    // The Pod's Reason/Message, else what its containers say (an OOM kill outranks the back-off
+    // it causes).
+    let container = if described.oom_killed { Some("OOMKilled") } else { described.waiting_reason.as_deref() };
+    let (reason, note) = match (described.status_reason.as_deref(), container) {
+        (Some(reason), _) => (reason, described.status_message.clone()),
+        (None, Some(reason)) => (reason, Some(format!("container status: {reason}"))),
+        (None, None) => return None,
+    };
     let regarding = ObjectReference {
         kind: Some(described.kind.clone().unwrap_or_else(|| "Pod".to_owned())),
         namespace: described.namespace.clone(),
@@ -216,9 +240,13 @@ fn status_record(described: &Described) -> Option<EventRecord> {
         RawEvent {
             reason: Some(reason),
             type_: Some("Warning"),
-            note: described.status_message.as_deref(),
+            note: note.as_deref(),
             regarding,
             namespace: namespace.as_deref(),
+            // The status is what the Pod is now: newer than any of its events.
+            last: [Some(now), None, None],
+            first: [Some(now), None, None],
+            approximate_time: true,
             from_status: true,
             ..RawEvent::default()
         }
