@@ -227,3 +227,11 @@ fn container_statuses_in_a_pasted_describe_set_the_phase() {
     let [d]: [_; 1] = diagnose(&records(pull)).try_into().unwrap();
     assert_eq!((d.phase, d.cause), (Phase::ContainerCreating, Cause::ImagePullFailed));
 }
+
+#[test]
+fn a_kueue_queue_limit_is_a_gpu_quota_only_for_gpus() {
+    let cpu = records(case(include_str!("../../../tests/fixtures/cases/047-xpk-kueue-admission-pending-tpu.txt")));
+    assert!(diagnose(&cpu).iter().all(|d| d.cause == Cause::Unknown && d.phase == Phase::Pending));
+    let gpu = "  Warning  Pending  1m  kueue-admission  couldn't assign flavors to pod set main: insufficient unused quota for nvidia.com/gpu in flavor a100, 4 more needed\n";
+    assert_eq!(single(gpu).1, Cause::GpuQuotaExceeded);
+}

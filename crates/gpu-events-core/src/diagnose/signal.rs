@@ -126,7 +126,13 @@ pub(super) fn read(record: &EventRecord) -> Signal {
         Reason::ControllerManager(ControllerManagerReason::FailedAttachVolume) => {
             cause(Phase::ContainerCreating, Cause::VolumeMountFailed, High)
         }
-        Reason::Kueue(_) if record.reason == "Pending" => cause(Phase::Pending, Cause::GpuQuotaExceeded, Medium),
+        // Kueue holds the Workload for lack of quota in its ClusterQueue: a GPU quota only when
+        // the message names a GPU resource.
+        Reason::Kueue(_) if record.reason == "Pending" && is_gpu_resource(note) => {
+            cause(Phase::Pending, Cause::GpuQuotaExceeded, Medium)
+        }
+        Reason::Kueue(_) if record.reason == "Pending" => cause(Phase::Pending, Cause::Unknown, Medium),
+
         // An accelerator fault reported by the device plugin: the devices are unhealthy.
         Reason::AscendDevicePlugin(_) if record.reason == "Occur" => {
             cause(Phase::Running, Cause::DevicePluginUnavailable, Medium)
