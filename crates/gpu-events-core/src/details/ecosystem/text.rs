@@ -19,6 +19,34 @@ pub(super) fn strip_truncation(text: &str) -> (&str, bool) {
     }
 }
 
+/// Double-quoted strings (with backslash escapes) seen byte by byte, for the bracket scanners.
+#[derive(Default)]
+struct Quotes {
+    in_string: bool,
+    escaped: bool,
+}
+
+impl Quotes {
+    /// Feed one byte; `true` when it is outside any string (an opening quote counts as outside,
+    /// its content and closing quote as inside).
+    fn step(&mut self, b: u8) -> bool {
+        if self.in_string {
+            if self.escaped {
+                self.escaped = false;
+            } else if b == b'\\' {
+                self.escaped = true;
+            } else if b == b'"' {
+                self.in_string = false;
+            }
+            return false;
+        }
+        if b == b'"' {
+            self.in_string = true;
+        }
+        true
+    }
+}
+
 /// Index just past the bracket that closes the one opening `text` (`{`, `[` or `(`), counting
 /// every kind of bracket and skipping double-quoted strings (with backslash escapes).
 pub(super) fn closing_bracket(text: &str) -> Option<usize> {
@@ -30,21 +58,12 @@ pub(super) fn closing_bracket(text: &str) -> Option<usize> {
         _ => return None,
     };
     let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
+    let mut quotes = Quotes::default();
     for (i, &b) in bytes.iter().enumerate() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
+        if !quotes.step(b) {
             continue;
         }
         match b {
-            b'"' => in_string = true,
             b'{' | b'[' | b'(' => depth += 1,
             b'}' | b']' | b')' => {
                 depth = depth.checked_sub(1)?;
@@ -74,21 +93,12 @@ impl<'a, F: Fn(&str) -> bool> Iterator for TopLevelSplit<'a, F> {
         let bytes = text.as_bytes();
         let sep = self.sep.as_bytes();
         let mut depth = 0usize;
-        let mut in_string = false;
-        let mut escaped = false;
+        let mut quotes = Quotes::default();
         for (i, &b) in bytes.iter().enumerate() {
-            if in_string {
-                if escaped {
-                    escaped = false;
-                } else if b == b'\\' {
-                    escaped = true;
-                } else if b == b'"' {
-                    in_string = false;
-                }
+            if !quotes.step(b) {
                 continue;
             }
             match b {
-                b'"' => in_string = true,
                 b'{' | b'[' | b'(' => depth += 1,
                 b'}' | b']' | b')' => depth = depth.saturating_sub(1),
                 _ => {}
