@@ -742,6 +742,37 @@ fn reference_examples_parse_and_render_back() {
     }
 }
 
+/// What a recorder would write for a parsed reference note: the reason of its row (same wire
+/// string for the rows shared by two reporters), a type the row allows and the action the
+/// reference records.
+#[test]
+fn emission_gives_back_the_row_type_and_action_of_every_reference_note() {
+    for (reason, action, note, _, _) in reference_examples() {
+        let details = parse_ok(reason, action, note);
+        let Some(emission) = details.emission() else {
+            assert!(reason.info().retired, "{reason:?} is current but has no emission");
+            continue;
+        };
+        assert!(!emission.reason.info().retired, "{note}: a recorder writes only current reasons");
+        if reason.info().retired {
+            // A retired row sharing a current format (GPUNodeCreated): the current reason writes it.
+            continue;
+        }
+        assert_eq!(emission.reason.as_str(), reason.as_str(), "{note}");
+        let row = emission.reason.info();
+        assert!(row.types.contains(&emission.event_type), "{note}: {:?}", emission.event_type);
+        if let Some(action) = action {
+            assert_eq!(emission.action, action, "{note}");
+        }
+        assert!(
+            row.actions.is_empty() || row.actions.contains(&emission.action),
+            "{note}: action {} not in the row",
+            emission.action
+        );
+        assert!(row.grammar.is_some_and(|g| g.kinds.contains(&details.kind())), "{note}");
+    }
+}
+
 #[test]
 fn catalogue_routes_both_gang_reporters() {
     for (wire, controller, note, kind) in [
@@ -1280,4 +1311,28 @@ proptest! {
             }
         }
     }
+}
+
+/// A reporter that neither gang row lists (a user's own controller) leaves the choice to the
+/// note's form; a reporter a row lists keeps deciding.
+#[test]
+fn note_form_decides_the_gang_row_when_the_reporter_does_not() {
+    use gpu_events_core::decode::Decoder;
+    let event = |controller: &str, note: &str| {
+        let json = json!({"apiVersion": "events.k8s.io/v1", "kind": "Event", "reason": "GangWaitingForMembers",
+            "type": "Normal", "action": "Waiting", "reportingController": controller, "reportingInstance": "i",
+            "regarding": {"kind": "Pod", "namespace": "ml", "name": "p"}, "note": note,
+            "eventTime": "2026-11-30T05:40:03.002000Z"});
+        Decoder::from_str(&json.to_string()).next().unwrap().unwrap()
+    };
+    let manager = Reason::TensorFusion(R::GangManagerWaitingForMembers);
+    let plugin = Reason::TensorFusion(R::GangWaitingForMembers);
+    let mine = event("tensor-fusion.ai/recorder", "Waiting for gang members: 2/4 ready");
+    assert_eq!(mine.reason.reason(), Some(manager));
+    let mine = event("tensor-fusion.ai/recorder", "Waiting for other members in group ml/a");
+    assert_eq!(mine.reason.reason(), Some(plugin));
+    // The plugin's reporter with the manager's note: the reporter decides, the note still parses.
+    let theirs = event("tensor-fusion-scheduler", "Waiting for gang members: 2/4 ready");
+    assert_eq!(theirs.reason.reason(), Some(plugin));
+    assert_eq!(theirs.details.unwrap().kind(), "gangMembersWaiting");
 }

@@ -8,15 +8,11 @@ use k8s_openapi::api::events::v1 as events;
 use super::{EventRecord, Flag, ObjectReference};
 use crate::details::{Details, Note};
 use crate::time::{from_micro_time, from_time};
-use crate::{EventType, ReasonName};
+use crate::{EventType, Reason, ReasonName};
 
 /// client-go `EventCorrelator` aggregation prefix (tools/record/events_cache.go).
 const COMBINED_PREFIX: &str = "(combined from similar events): ";
-/// The API server's note limit in bytes (events.k8s.io validation `NoteLengthLimit`).
-const NOTE_LIMIT: usize = 1024;
-/// What kube-scheduler (`truncateMessage`) and Kueue (`TruncateEventMessage`) put at the end of a
-/// note they cut to [`NOTE_LIMIT`].
-const TRUNCATION_MARKER: &str = " ...";
+use super::note::{NOTE_LIMIT, TRUNCATION_MARKER};
 
 /// The fields every input shares, before normalization.
 #[derive(Default)]
@@ -44,6 +40,19 @@ pub(crate) struct RawEvent<'a> {
     pub(crate) approximate_time: bool,
     /// Read from a Pod status block, not an Event.
     pub(crate) from_status: bool,
+}
+
+/// Rows sharing a wire string (the gang reasons of TensorFusion's scheduler plugin and gang
+/// manager) that the reporter did not tell apart are told apart by the note's form: a
+/// `Waiting for gang members: 2/4 ready` note is the gang manager's, whoever reports it.
+fn note_form_row(reason: &ReasonName, details: Option<&Details>, reporter: Option<&str>) -> Option<Reason> {
+    let resolved = reason.reason()?;
+    if reporter.is_some_and(|r| resolved.info().reported_by(r)) {
+        return None;
+    }
+    let Some(Details::TensorFusion(details)) = details else { return None };
+    let row = Reason::TensorFusion(details.emission()?.reason);
+    (row != resolved && row.as_str() == reason.as_str()).then_some(row)
 }
 
 fn non_empty(s: &Option<String>) -> Option<&str> {
@@ -75,7 +84,7 @@ impl RawEvent<'_> {
             None => (String::new(), false),
         };
         let type_ = self.type_.map(EventType::parse);
-        let reason = ReasonName::resolve_with(
+        let mut reason = ReasonName::resolve_with(
             self.reason.unwrap_or(""),
             self.reporting_controller,
             self.regarding.kind.as_deref(),
@@ -88,6 +97,11 @@ impl RawEvent<'_> {
             grammar
                 .parse(&Note::new(&note).with_action(self.action).with_reporting_controller(self.reporting_controller))
         });
+
+        if let Some(row) = note_form_row(&reason, details.as_ref(), self.reporting_controller) {
+            reason = ReasonName::from(row);
+        }
+        let info = reason.info();
 
         let mut flags = Vec::new();
         if matches!(details, Some(Details::Unrecognized)) {

@@ -4,6 +4,9 @@
 //! schema` prints its JSON Schema. Adding fields is compatible; renaming one is a breaking change.
 
 mod convert;
+mod note;
+
+pub use note::{NOTE_LIMIT, TRUNCATION_MARKER, truncate_note};
 
 pub(crate) use convert::RawEvent;
 

@@ -25,6 +25,7 @@ mod single_format;
 
 mod connection;
 mod defrag;
+mod emit;
 mod expansion;
 mod gang;
 mod node;
@@ -44,6 +45,7 @@ pub use defrag::{
     DefragPodEvictFailed, DefragPodEvicted, DefragSkipMissingPdb, DefragSkipPdbBlocked, DefragSkipUnschedulable,
     DefragStarted, EvictFailureForm, ExcludedNode, NodeBudget, PdbBlock, PlacementSummary, SummaryForm, TargetReject,
 };
+pub use emit::Emission;
 pub use expansion::{
     ClaimKind, ExpansionFailure, ExpansionOutcome, NodeExpansionCandidateFailed, NodeExpansionCheck,
     NodeExpansionCompleted, NodeExpansionFailed, NoteWording,

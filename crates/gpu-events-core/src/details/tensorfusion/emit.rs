@@ -1,0 +1,167 @@
+//! The other direction: from a TensorFusion details value to the reason, type and action that
+//! TensorFusion records with it (main @3e0a490), so that a recorder needs nothing but the details.
+//!
+//! Everything a catalogue row already says (the one type, the one action) is read from the row;
+//! only where a row allows several (gang reporters, node-expansion outcomes, scale direction) does
+//! the details value decide, as TensorFusion's call sites do.
+
+use super::{ExpansionFailure, ExpansionOutcome, ScaleDirection, TensorFusionDetails};
+use crate::EventType;
+use crate::reason::TensorFusionReason;
+
+/// What TensorFusion records together with a note: the reason, the event type and the action.
+///
+/// Built by [`TensorFusionDetails::emission`] or [`TensorFusionReason::emission`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Emission {
+    /// The reason (its wire string is [`TensorFusionReason::as_str`]).
+    pub reason: TensorFusionReason,
+    /// `Normal` or `Warning`, as the call site records it.
+    pub event_type: EventType,
+    /// The `action` of the call site; for the reasons whose action is not known (the newer
+    /// node-expansion fallback reasons), the reason's wire string, the convention TensorFusion's
+    /// defrag and pool controllers follow.
+    pub action: &'static str,
+}
+
+impl Emission {
+    /// The row's own type and action (the first where there are several).
+    fn of(reason: TensorFusionReason) -> Emission {
+        let info = reason.info();
+        Emission {
+            reason,
+            event_type: info.types.first().cloned().unwrap_or(EventType::Normal),
+            action: info.actions.first().copied().unwrap_or(info.wire),
+        }
+    }
+
+    fn with(mut self, event_type: EventType, action: &'static str) -> Emission {
+        self.event_type = event_type;
+        self.action = action;
+        self
+    }
+}
+
+impl TensorFusionReason {
+    /// The type and action this reason is recorded with, for a reason whose note carries no data
+    /// (`GPUInterconnectTopologyFallback`, `DefragBlockedBySourceNode`,
+    /// `DefragBlockedByEvictedPod`, `NodeExpansionCandidatesExhausted`), together with that fixed
+    /// note. `None` for reasons whose note has a grammar (use their details) and for retired
+    /// reasons.
+    pub fn fixed_note(self) -> Option<(Emission, &'static str)> {
+        let info = self.info();
+        match info.note_formats {
+            [note] if info.grammar.is_none() && !info.retired && !note.contains('%') => {
+                Some((Emission::of(self), note))
+            }
+            _ => None,
+        }
+    }
+}
+
+impl TensorFusionDetails {
+    /// The reason, type and action TensorFusion main records this note with; `None` for the
+    /// formats only retired releases write (no current reason carries them).
+    ///
+    /// The gang variants decide the reporter's row (`gangMembersWaiting` is the gang manager's
+    /// `GangWaitingForMembers`, `gangWaitingInGroup` the scheduler plugin's), a node-expansion
+    /// check its action and type from the outcome (internal/scheduler/expander/handler.go:82-338),
+    /// a resource scale its direction.
+    pub fn emission(&self) -> Option<Emission> {
+        use TensorFusionDetails as D;
+        use TensorFusionReason as R;
+        let reason = match self {
+            D::PreScheduleDone(_) => R::PreScheduleDone,
+            D::ScheduleWithNativeGpu(_) => R::ScheduleWithNativeGPU,
+            D::GpuDeviceAllocated(_) => R::GPUDeviceAllocated,
+            D::GpuDeviceAllocatedFailed(_) => R::GPUDeviceAllocatedFailed,
+            D::PodIndexAllocationPending(_) => R::PodIndexAllocationPending,
+            D::CommitFailed(_) => R::CommitFailed,
+            D::ContainerGpuAllocationFailed(_) => R::ContainerGPUAllocationFailed,
+            D::GpuQuotaOrCapacityNotEnough(_) => R::GPUQuotaOrCapacityNotEnough,
+            D::PartitionTemplateMatchFailed(_) => R::PartitionTemplateMatchFailed,
+            D::GpuInterconnectTopologyUnsatisfied(_) => R::GPUInterconnectTopologyUnsatisfied,
+            D::GangWaitingInGroup(_) => R::GangWaitingForMembers,
+            D::GangMembersWaiting(_) => R::GangManagerWaitingForMembers,
+            D::GangMembersReady(_) => R::GangScheduled,
+            D::PodGroupScheduled(_) => R::GangManagerScheduled,
+            D::GangTimeout(_) => R::GangSchedulingTimeout,
+            D::PodGroupTimedOut(_) => R::GangManagerSchedulingTimeout,
+            D::GangStrictRejected(_) => R::GangStrictRejected,
+            D::NodeExpansionCheck(check) => {
+                let warning = matches!(
+                    check.outcome,
+                    ExpansionOutcome::NoGpuNodes | ExpansionOutcome::NonGpuIssue | ExpansionOutcome::ScheduleTimeout
+                );
+                let event_type = if warning { EventType::Warning } else { EventType::Normal };
+                return Some(Emission::of(R::NodeExpansionCheck).with(event_type, check.outcome.action()));
+            }
+            D::NodeExpansionCompleted(_) => R::NodeExpansionCompleted,
+            D::NodeExpansionFailed(failed) => {
+                let action = match failed.failure {
+                    ExpansionFailure::NoFittingNodeType => "Failed",
+                    ExpansionFailure::CreateGpuNodeClaim | ExpansionFailure::CreateNodeClaim => "CreateFailed",
+                };
+                return Some(Emission::of(R::NodeExpansionFailed).with(EventType::Warning, action));
+            }
+            D::NodeExpansionCandidateFailed(_) => R::NodeExpansionCandidateFailed,
+            D::NodeCreated(_) => R::ManagedNodeCreated,
+            D::Compaction(_) => R::Compaction,
+            D::MaxResourceConstraintReached(_) => R::MaxResourceConstraintReached,
+            D::DefragStarted(_) => R::DefragStarted,
+            D::DefragFinished(_) => R::DefragFinished,
+            D::DefragPodEvicted(_) => R::DefragPodEvicted,
+            D::DefragSkipMissingPdb(_) => R::DefragSkipMissingPDB,
+            D::DefragSkipPdbBlocked(_) => R::DefragSkipPDBBlocked,
+            D::DefragSkipUnschedulable(_) => R::DefragSkipUnschedulable,
+            D::DefragPodEvictFailed(_) => R::DefragPodEvictFailed,
+            D::DefragNodeEvictSkip(_) => R::DefragNodeEvictSkip,
+            D::DefragAbortNode(_) => R::DefragAbortNode,
+            D::DefragConfigInvalid(_) => R::DefragConfigInvalid,
+            D::HypervisorCrashLoopRecreate(_) => R::HypervisorCrashLoopRecreate,
+            D::DriverProbeFailed(_) => R::DriverProbeFailed,
+            D::ResourceScaled(scaled) => match scaled.direction {
+                ScaleDirection::Up => R::ResourceScaledUp,
+                ScaleDirection::Down => R::ResourceScaledDown,
+            },
+            D::WorkerSelected(_) => R::WorkerSelected,
+            D::WorkerSelectionFailed(_) => R::WorkerSelectionFailed,
+            D::ConnectionReady(_) => R::ConnectionReady,
+            D::OrphanedNode(_)
+            | D::NodeProvisionerNotFound(_)
+            | D::NodeNotFound(_)
+            | D::CloudVendorParamEmpty(_)
+            | D::SelectingWorker(_)
+            | D::ScheduleGpuFailed(_)
+            | D::AlertThresholdReached(_)
+            | D::WorkerFailed(_)
+            | D::RawError(_) => return None,
+        };
+        Some(Emission::of(reason))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::details::tensorfusion::{GangMembersWaiting, NodeExpansionCheck, NoteWording};
+
+    #[test]
+    fn rows_decide_where_they_can_and_details_where_they_must() {
+        let gang = TensorFusionDetails::from(GangMembersWaiting::new(2, 4)).emission().unwrap();
+        assert_eq!(gang.reason, TensorFusionReason::GangManagerWaitingForMembers);
+        assert_eq!((gang.event_type, gang.action), (EventType::Normal, "Waiting"));
+
+        let check = NodeExpansionCheck::new(ExpansionOutcome::NonGpuIssue, None, NoteWording::Main);
+        let check = TensorFusionDetails::from(check).emission().unwrap();
+        assert_eq!((check.event_type, check.action), (EventType::Warning, "NonGPUIssue"));
+
+        let (fallback, note) = TensorFusionReason::NodeExpansionCandidatesExhausted.fixed_note().unwrap();
+        assert_eq!(fallback.action, "NodeExpansionCandidatesExhausted");
+        assert_eq!(fallback.event_type, EventType::Warning);
+        assert!(note.starts_with("all Karpenter expansion preferences"));
+        assert!(TensorFusionReason::PreScheduleDone.fixed_note().is_none());
+        assert!(TensorFusionReason::GPUNodeCreated.fixed_note().is_none());
+    }
+}
