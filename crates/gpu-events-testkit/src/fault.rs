@@ -19,6 +19,9 @@ pub enum FaultAction {
     },
     /// Close the connection without answering: the client sees a transport error.
     DropConnection,
+    /// Handle the request (it takes effect), then close the connection without answering: the
+    /// client sees a transport error for a write that happened, as when an answer is lost.
+    LoseResponse,
     /// Wait, then handle the request normally.
     Delay(Duration),
     /// Answer `200 OK` with an empty body: a watch that closes at once, or an unreadable answer to anything else.
@@ -73,6 +76,11 @@ impl Fault {
     /// Close the connection without an answer.
     pub fn drop_connection() -> Self {
         Self::new(FaultAction::DropConnection)
+    }
+
+    /// Handle the request (it takes effect), then close the connection without the answer.
+    pub fn lose_response() -> Self {
+        Self::new(FaultAction::LoseResponse)
     }
 
     /// Delay the request, then handle it normally.

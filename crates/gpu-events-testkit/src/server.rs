@@ -175,6 +175,12 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
             return Ok(respond(200, ResBody::empty()));
         }
         Some(FaultAction::Delay(d)) => tokio::time::sleep(d).await,
+        Some(FaultAction::LoseResponse) => {
+            let mut st = shared.lock();
+            let _ = dispatch(&mut st, &path, &ctx);
+            st.finish_request(seq, None, true);
+            return Err(DropConnection);
+        }
         None => {}
     }
     let resp = {
