@@ -6,3 +6,8 @@
 /// The catalogue, records and decoders (`gpu-events-core`). Feature `core`, on by default.
 #[cfg(feature = "core")]
 pub use gpu_events_core as core;
+
+/// The typed event recorder for controllers (`gpu-events-recorder`, on kube and tokio). Feature
+/// `recorder`.
+#[cfg(feature = "recorder")]
+pub use gpu_events_recorder as recorder;

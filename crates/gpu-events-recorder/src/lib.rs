@@ -42,6 +42,20 @@
 //! * **Never blocks a reconcile**: publishing is a short in-memory step plus a bounded queue;
 //!   drops are counted. Memory is bounded by [`RecorderBuilder::max_keys`].
 //!
+//! A reason published on an object of the wrong kind does not compile (here a GPUPool reason
+//! on a Pod); with a reference, whose kind is known only at run time, it is
+//! [`InvalidEvent::WrongKind`]:
+//!
+//! ```compile_fail
+//! # fn wrong(recorder: &gpu_events_recorder::Recorder, pod: &k8s_openapi::api::core::v1::Pod) {
+//! use gpu_events_core::details::tensorfusion::NodeCreated;
+//! recorder.publish(pod, NodeCreated::new("i-0abc", "10.0.0.9"));
+//! # }
+//! ```
+//!
+//! Reasons whose note carries no data are the unit structs of [`fixed`]; reasons outside the
+//! catalogue go through [`RawEvent`], validated the same way.
+//!
 //! Tests use [`FakeRecorder`] (same logic, in memory) and [`ManualClock`].
 
 mod backend;
