@@ -30,7 +30,9 @@ fn pod(namespace: &str, name: &str) -> Pod {
 
 /// A 5000-byte quota error with multi-byte characters (Japanese workload names, as users write them).
 pub fn long_error() -> String {
-    let mut error = String::from("quota exceeded in namespace cv for total.max.vram.request: requested 96Gi, limit 80Gi; workloads: ");
+    let mut error = String::from(
+        "quota exceeded in namespace cv for total.max.vram.request: requested 96Gi, limit 80Gi; workloads: ",
+    );
     let mut i = 0;
     while error.len() < 5000 {
         error.push_str(&format!("推論ワークロード-{i}, "));

@@ -32,15 +32,21 @@ async fn the_scenario_is_cheap_and_nothing_is_rejected() {
     let name = waiting_2_4[0]["metadata"]["name"].as_str().unwrap();
     let its_writes = writes
         .iter()
-        .filter(|w| w.path.ends_with(&format!("/{name}")) || w.body.as_ref().is_some_and(|b| b["metadata"]["name"] == name))
+        .filter(|w| {
+            w.path.ends_with(&format!("/{name}")) || w.body.as_ref().is_some_and(|b| b["metadata"]["name"] == name)
+        })
         .count();
     assert!(its_writes <= 3, "{its_writes} writes for 1000 repeats");
     assert!(events.iter().any(|e| e["note"] == "Waiting for gang members: 3/4 ready" && count(e) == 1));
 
     let pool_events: Vec<_> = events.iter().filter(|e| e["regarding"]["name"] == "pool-a").collect();
     assert!(pool_events.iter().all(|e| e["metadata"]["namespace"] == "default"));
-    assert!(pool_events.iter().any(|e| e["reason"] == "ManagedNodeCreated"
-        && e["note"] == "Created node: i-0abc1234def567890, IP: 10.0.0.9"));
+    assert!(
+        pool_events
+            .iter()
+            .any(|e| e["reason"] == "ManagedNodeCreated"
+                && e["note"] == "Created node: i-0abc1234def567890, IP: 10.0.0.9")
+    );
 
     let quota = events.iter().find(|e| e["reason"] == "GPUQuotaOrCapacityNotEnough").unwrap();
     let note = quota["note"].as_str().unwrap();
@@ -54,7 +60,8 @@ async fn the_scenario_is_cheap_and_nothing_is_rejected() {
 
     // And the parser reads each back to typed details.
     for event in &events {
-        let record = EventRecord::from(serde_json::from_value::<k8s_openapi::api::events::v1::Event>(event.clone()).unwrap());
+        let record =
+            EventRecord::from(serde_json::from_value::<k8s_openapi::api::events::v1::Event>(event.clone()).unwrap());
         assert!(matches!(record.details, Some(Details::TensorFusion(_))), "{record:?}");
     }
 }

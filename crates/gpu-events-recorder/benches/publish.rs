@@ -62,7 +62,8 @@ fn ours(rt: &Runtime, server: &ApiServer, keys: usize) -> Recorder {
 
 fn theirs(rt: &Runtime, server: &ApiServer, keys: usize) -> (kube_events::Recorder, Vec<ObjectReference>) {
     rt.block_on(async {
-        let reporter = kube_events::Reporter { controller: "tensor-fusion.ai/bench".into(), instance: Some("bench-0".into()) };
+        let reporter =
+            kube_events::Reporter { controller: "tensor-fusion.ai/bench".into(), instance: Some("bench-0".into()) };
         let recorder = kube_events::Recorder::new(server.client_without_retry(), reporter);
         let references: Vec<_> = (0..keys).map(|i| pod(i).object_ref(&())).collect();
         for reference in &references {

@@ -549,16 +549,22 @@ impl Recorder {
 
     /// Writes every count the server does not have yet and waits until no write is queued or in
     /// flight. Call it before a controller exits (or use [`shutdown`](Recorder::shutdown)).
+    ///
+    /// Counts that arrive while it runs are written too, for a few rounds; a write that fails
+    /// (see [`Stats::failed`]) is not tried again by the same flush. How long it takes is bounded
+    /// by the [`RetryPolicy`]; wrap it in `tokio::time::timeout` to bound it further.
     pub async fn flush(&self) {
+        const ROUNDS: usize = 3;
         let shared = &self.inner.shared;
-        loop {
+        for _ in 0..ROUNDS {
             let jobs = shared.cache().unwritten();
             let nothing_to_do = jobs.is_empty();
+            let failed_before = shared.counters.snapshot(0).failed;
             for job in jobs {
                 self.enqueue_waiting(job).await;
             }
             shared.wait_idle().await;
-            if nothing_to_do {
+            if nothing_to_do || shared.counters.snapshot(0).failed > failed_before {
                 return;
             }
         }

@@ -121,17 +121,18 @@ impl Shared {
         Fut: Future<Output = Result<(), CallError>>,
     {
         let attempts = self.retry.max_attempts.max(1);
-        for attempt in 1..=attempts {
+        let mut attempt = 1;
+        loop {
             match request().await {
                 Ok(()) => return Ok(()),
                 Err(CallError::Retryable(_)) if attempt < attempts => {
                     Counters::bump(&self.counters.retries);
                     tokio::time::sleep(self.retry.backoff(attempt - 1)).await;
+                    attempt += 1;
                 }
                 Err(err) => return Err((err, attempt)),
             }
         }
-        unreachable!("the last attempt returns")
     }
 
     /// POST the event. A 409 means the name is taken: by this very event when an earlier attempt

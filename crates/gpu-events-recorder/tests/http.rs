@@ -492,3 +492,24 @@ async fn shutdown_flushes_and_refuses_later_publishes() {
     assert_eq!(count_of(&server.events()[0]), 5);
     assert!(matches!(recorder.publish(&pod("ml", "a"), GangMembersWaiting::new(1, 2)), Err(PublishError::Shutdown)));
 }
+
+#[tokio::test]
+async fn flush_returns_when_the_server_keeps_failing() {
+    let server = ApiServer::start().await;
+    let recorder = builder(&server).build().unwrap();
+    let pod = pod("ml", "a");
+    recorder.publish(&pod, GangMembersWaiting::new(1, 2)).unwrap();
+    recorder.flush().await;
+    server.inject(Fault::status(500).method("PATCH").forever());
+    recorder.publish(&pod, GangMembersWaiting::new(1, 2)).unwrap();
+    recorder.publish(&pod, GangMembersWaiting::new(1, 2)).unwrap();
+    tokio::time::timeout(Duration::from_secs(10), recorder.flush()).await.expect("flush ends");
+    let stats = recorder.stats();
+    assert!(stats.failed >= 1, "{stats:?}");
+    let patches = event_writes(&server).iter().filter(|w| w.method == "PATCH").count();
+    assert!(patches <= 8, "bounded: {patches} PATCHes");
+    // Once the server recovers, the count is still there to write.
+    server.clear_faults();
+    recorder.flush().await;
+    assert_eq!(count_of(&server.events()[0]), 3);
+}

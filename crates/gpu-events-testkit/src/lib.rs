@@ -27,7 +27,7 @@
 //!
 //! For tests: a request log with parsed bodies ([`ApiServer::requests`]), stored objects
 //! ([`ApiServer::objects`], [`ApiServer::get`]), injected faults ([`Fault`]: error statuses with `Retry-After`,
-//! dropped connections, delays, watches that end at once), RBAC denials ([`ApiServer::deny`]), compaction
+//! dropped connections, lost answers, delays, watches that end at once), RBAC denials ([`ApiServer::deny`]), compaction
 //! ([`ApiServer::compact`]) and control of open watches ([`ApiServer::close_watches`],
 //! [`ApiServer::drop_watches`], [`ApiServer::bookmark`]).
 //!

@@ -11,7 +11,7 @@ use crate::reason::TensorFusionReason;
 
 /// What TensorFusion records together with a note: the reason, the event type and the action.
 ///
-/// Built by [`TensorFusionDetails::emission`] or [`TensorFusionReason::emission`].
+/// Built by [`TensorFusionDetails::emission`] and [`TensorFusionReason::fixed_note`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct Emission {
