@@ -250,3 +250,11 @@ fn fill(template: &str, object: &ObjectKey) -> String {
     };
     text.replace("{kind}", &kind).replace("{name}", name)
 }
+
+/// The cause one record points at on its own, with how sure the reading is; `None` when the
+/// record alone names no cause (a Normal event, an unknown reason). For streams (exporters,
+/// metrics, alerts), where records arrive one by one; [`diagnose`] weighs a whole object's
+/// events instead.
+pub fn cause_of(record: &EventRecord) -> Option<(Cause, Confidence)> {
+    signal::read(record).cause
+}
