@@ -3,9 +3,14 @@
 //! expose bounded-cardinality metrics and alert on sustained patterns.
 
 pub mod alert;
+pub mod checkpoint;
+pub mod dedupe;
+pub mod exporter;
 pub mod metrics;
 pub mod record;
 pub mod redact;
 pub mod route;
+pub mod sink;
+pub mod watch;
 
 pub use record::{Delta, ExportRecord, Owner};

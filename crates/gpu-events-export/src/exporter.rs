@@ -1,0 +1,274 @@
+//! The exporter: watch streams -> typed records -> deduplication with deltas -> (redaction,
+//! routing) -> sinks, with a checkpoint written at intervals and on stop.
+
+use std::collections::BTreeMap;
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use tokio::sync::{mpsc, watch as signal};
+
+use crate::checkpoint::{Checkpoint, CheckpointError, FORMAT_VERSION};
+use crate::dedupe::{Seen, Watermarks};
+use crate::record::ExportRecord;
+use crate::sink::{Line, Sink, SinkConfig, SinkError};
+use crate::watch::{EventApi, Observed, Stream, WatchTiming};
+
+/// What the exporter does; every field is also a flag of `gpu-events export`.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct ExporterOptions {
+    /// `cluster` of every record.
+    pub cluster: Option<String>,
+    /// Namespaces to watch; empty: the whole cluster.
+    pub namespaces: Vec<String>,
+    /// The Event APIs to watch (both may be on: nothing is counted twice).
+    pub apis: Vec<EventApi>,
+    /// The checkpoint file, if any.
+    pub state: Option<PathBuf>,
+    /// How often the checkpoint is written (after the sinks have synced).
+    pub checkpoint_interval: Duration,
+    /// Where records go.
+    pub sinks: Vec<SinkConfig>,
+    /// Events remembered for deduplication (an event's mark lives until its TTL has passed).
+    pub max_events: NonZeroUsize,
+    /// Marks of events last seen longer ago than this are dropped (the API server's event TTL
+    /// plus a margin).
+    pub mark_ttl: Duration,
+    /// The watch loop's timing.
+    pub watch: WatchTiming,
+}
+
+impl Default for ExporterOptions {
+    fn default() -> Self {
+        ExporterOptions {
+            cluster: None,
+            namespaces: Vec::new(),
+            apis: vec![EventApi::EventsV1],
+            state: None,
+            checkpoint_interval: Duration::from_secs(30),
+            sinks: Vec::new(),
+            max_events: NonZeroUsize::new(500_000).unwrap_or(NonZeroUsize::MIN),
+            mark_ttl: Duration::from_secs(2 * 3600),
+            watch: WatchTiming::default(),
+        }
+    }
+}
+
+/// Why the exporter could not start or stop cleanly.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExportError {
+    /// A sink could not be set up.
+    #[error(transparent)]
+    Sink(#[from] SinkError),
+    /// The checkpoint could not be read or written.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    /// Nothing to watch, or no sink.
+    #[error("{0}")]
+    Options(String),
+}
+
+/// The exporter's counters (also the source of its metrics).
+#[derive(Debug, Default)]
+#[non_exhaustive]
+pub struct ExporterStats {
+    /// Records exported (new events and deltas).
+    pub exported: AtomicU64,
+    /// Occurrences exported (the sum of `delta.occurrences`).
+    pub occurrences: AtomicU64,
+    /// Records suppressed as replays or as the same Event through the other API.
+    pub duplicates: AtomicU64,
+    /// Watch restarts, per API.
+    pub watch_restarts: [AtomicU64; 2],
+    /// Lists, per API (the first list included).
+    pub relists: [AtomicU64; 2],
+    /// Re-lists after a 410 or a dead watch: events may have been missed.
+    pub gaps_suspected: AtomicU64,
+    /// Checkpoints written.
+    pub checkpoints: AtomicU64,
+    /// When the last record was exported (seconds since the epoch, 0: never).
+    pub last_export: AtomicU64,
+}
+
+fn api_index(api: EventApi) -> usize {
+    match api {
+        EventApi::EventsV1 => 0,
+        EventApi::CoreV1 => 1,
+    }
+}
+
+/// A running pipeline's state.
+struct Pipeline {
+    options: ExporterOptions,
+    sinks: Vec<Sink>,
+    marks: Watermarks,
+    positions: BTreeMap<String, String>,
+    stats: Arc<ExporterStats>,
+}
+
+/// Runs the exporter until `stop` turns true: restores the checkpoint, starts the sinks and one
+/// watch stream per API and namespace, exports, and on stop drains, syncs the sinks and writes
+/// the checkpoint.
+///
+/// # Errors
+/// [`ExportError`] when the options are unusable, a sink cannot start or the checkpoint cannot
+/// be read or written.
+pub async fn run(
+    client: kube::Client,
+    options: ExporterOptions,
+    stats: Arc<ExporterStats>,
+    mut stop: signal::Receiver<bool>,
+) -> Result<(), ExportError> {
+    if options.apis.is_empty() {
+        return Err(ExportError::Options("no Event API to watch: choose events.k8s.io/v1, v1 or both".into()));
+    }
+    if options.sinks.is_empty() {
+        return Err(ExportError::Options(
+            "no sink: give at least one (stdout, file:PATH, otlp:URL, webhook:URL)".into(),
+        ));
+    }
+    let checkpoint = match &options.state {
+        Some(path) => Checkpoint::load(path)?,
+        None => None,
+    };
+    let mut sinks = Vec::new();
+    for config in &options.sinks {
+        sinks.push(Sink::start(config).await?);
+    }
+    let mut marks = Watermarks::new(options.max_events);
+    let mut positions = BTreeMap::new();
+    if let Some(checkpoint) = checkpoint {
+        marks.restore(checkpoint.marks);
+        positions = checkpoint.resource_versions;
+    }
+    let mut pipeline = Pipeline { options, sinks, marks, positions, stats };
+
+    let (tx, mut rx) = mpsc::channel::<Observed>(1024);
+    let (stop_watches, watches_stop) = signal::channel(false);
+    let mut streams = Vec::new();
+    let namespaces: Vec<Option<String>> = if pipeline.options.namespaces.is_empty() {
+        vec![None]
+    } else {
+        pipeline.options.namespaces.iter().cloned().map(Some).collect()
+    };
+    for api in pipeline.options.apis.clone() {
+        for namespace in &namespaces {
+            let stream = Stream { api, namespace: namespace.clone() };
+            let resume = pipeline.positions.get(&stream.key()).cloned();
+            streams.push(tokio::spawn(crate::watch::run(
+                client.clone(),
+                stream,
+                resume,
+                pipeline.options.watch,
+                tx.clone(),
+                watches_stop.clone(),
+            )));
+        }
+    }
+    drop(tx);
+
+    let mut checkpoint_timer = tokio::time::interval(pipeline.options.checkpoint_interval);
+    checkpoint_timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    checkpoint_timer.tick().await;
+    loop {
+        tokio::select! {
+            observed = rx.recv() => match observed {
+                Some(observed) => pipeline.handle(observed),
+                None => break,
+            },
+            _ = checkpoint_timer.tick() => pipeline.checkpoint().await?,
+            () = crate::watch::stopped(&mut stop) => break,
+        }
+    }
+    // Stop the streams, then export what they had already sent.
+    let _ = stop_watches.send(true);
+    for stream in streams {
+        let _ = stream.await;
+    }
+    while let Ok(observed) = rx.try_recv() {
+        pipeline.handle(observed);
+    }
+    pipeline.checkpoint().await?;
+    for sink in std::mem::take(&mut pipeline.sinks) {
+        sink.close(Duration::from_secs(10)).await;
+    }
+    Ok(())
+}
+
+impl Pipeline {
+    fn handle(&mut self, observed: Observed) {
+        let now = Utc::now();
+        match observed {
+            Observed::Applied { record, .. } => self.apply(*record, now),
+            Observed::Deleted { record } => self.marks.forget(&record),
+            Observed::Position { stream, resource_version } => {
+                self.positions.insert(stream, resource_version);
+            }
+            Observed::Relisted { api, gap_suspected } => {
+                self.stats.relists[api_index(api)].fetch_add(1, Ordering::Relaxed);
+                if gap_suspected {
+                    self.stats.gaps_suspected.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+            Observed::Restarted { api, .. } => {
+                self.stats.watch_restarts[api_index(api)].fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    fn apply(&mut self, mut record: gpu_events_core::EventRecord, now: DateTime<Utc>) {
+        if self.options.cluster.is_some() {
+            record.cluster.clone_from(&self.options.cluster);
+        }
+        let delta = match self.marks.observe(&record, now) {
+            Seen::New(delta) | Seen::Repeat(delta) => delta,
+            Seen::Unchanged => {
+                self.stats.duplicates.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
+        };
+        let occurrences = delta.occurrences;
+        let export = ExportRecord::new(record, delta);
+        let json = match serde_json::to_string(&export) {
+            Ok(json) => json,
+            Err(err) => {
+                tracing::error!(%err, "a record could not be serialized");
+                return;
+            }
+        };
+        let line = Line { json: json.into() };
+        for sink in &self.sinks {
+            sink.offer(line.clone());
+        }
+        self.stats.exported.fetch_add(1, Ordering::Relaxed);
+        self.stats.occurrences.fetch_add(occurrences, Ordering::Relaxed);
+        self.stats.last_export.store(u64::try_from(now.timestamp()).unwrap_or(0), Ordering::Relaxed);
+    }
+
+    /// Syncs the sinks (what was exported is durable), then writes the checkpoint.
+    async fn checkpoint(&mut self) -> Result<(), ExportError> {
+        let Some(path) = self.options.state.clone() else { return Ok(()) };
+        for sink in &self.sinks {
+            if !sink.sync(Duration::from_secs(10)).await {
+                tracing::warn!(sink = %sink.name(), "sink did not sync within 10 s; checkpointing anyway");
+            }
+        }
+        let now = Utc::now();
+        let ttl = chrono::Duration::from_std(self.options.mark_ttl).unwrap_or(chrono::Duration::hours(2));
+        self.marks.expire(now - ttl);
+        let checkpoint = Checkpoint {
+            version: FORMAT_VERSION,
+            saved_at: Some(now),
+            resource_versions: self.positions.clone(),
+            marks: self.marks.snapshot(),
+        };
+        checkpoint.save(&path)?;
+        self.stats.checkpoints.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+}

@@ -1,0 +1,281 @@
+//! Sinks: where exported records and alerts go. Each sink has its own bounded queue and task,
+//! batches what it sends, retries with backoff, and counts what it drops, so a slow or failed
+//! sink never blocks the others or the watch.
+
+mod file;
+mod http;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use serde::Deserialize;
+use tokio::sync::{Notify, mpsc};
+use tokio::task::JoinHandle;
+
+pub use file::FileSink;
+pub use http::{OtlpSink, WebhookSink};
+
+/// One line of output: a serialized record or alert (JSON), with what OTLP needs to map it.
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// The JSON object, serialized once and shared by every sink.
+    pub json: Arc<str>,
+}
+
+/// Where a sink writes, as given on the command line (`stdout`, `file:PATH`,
+/// `otlp:http://collector:4318`, `webhook:https://hooks.example/x`) or in the config.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SinkConfig {
+    /// The name routes and alerts use (defaults to the spec's kind: `stdout`, `file`, ...).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// `stdout`, `file:PATH`, `otlp:URL` (OTLP/HTTP JSON, `/v1/logs` appended), `webhook:URL`.
+    pub spec: String,
+    /// Records that may wait (default 10 000); more are dropped and counted.
+    #[serde(default = "default_queue")]
+    pub queue: usize,
+    /// Records per write (default 500).
+    #[serde(default = "default_batch")]
+    pub batch: usize,
+    /// File sink: rotate when the file reaches this many bytes (default 100 MiB).
+    #[serde(default = "default_rotate")]
+    pub rotate_bytes: u64,
+    /// File sink: rotated files kept (`PATH.1` … `PATH.N`, default 5).
+    #[serde(default = "default_keep")]
+    pub keep: usize,
+    /// HTTP sinks: extra headers (e.g. `Authorization`).
+    #[serde(default)]
+    pub headers: std::collections::BTreeMap<String, String>,
+}
+
+fn default_queue() -> usize {
+    10_000
+}
+fn default_batch() -> usize {
+    500
+}
+fn default_rotate() -> u64 {
+    100 * 1024 * 1024
+}
+fn default_keep() -> usize {
+    5
+}
+
+impl SinkConfig {
+    /// A sink from its spec, with the defaults.
+    pub fn from_spec(spec: &str) -> SinkConfig {
+        SinkConfig {
+            name: None,
+            spec: spec.to_owned(),
+            queue: default_queue(),
+            batch: default_batch(),
+            rotate_bytes: default_rotate(),
+            keep: default_keep(),
+            headers: Default::default(),
+        }
+    }
+
+    /// The sink's name: the given one, else its kind (`stdout`, `file`, `otlp`, `webhook`).
+    pub fn name(&self) -> String {
+        self.name.clone().unwrap_or_else(|| self.spec.split(':').next().unwrap_or("sink").to_owned())
+    }
+}
+
+/// Why a sink could not be set up.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SinkError {
+    /// The spec is not one of the known forms.
+    #[error("sink {0:?}: expected stdout, file:PATH, otlp:URL or webhook:URL")]
+    Spec(String),
+    /// The file cannot be opened.
+    #[error("sink file {path}: {source}")]
+    File {
+        /// The path.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// An HTTP client could not be built.
+    #[error("sink {0}: {1}")]
+    Http(String, String),
+}
+
+/// What a sink's writer does with one batch.
+pub(crate) trait Write: Send + 'static {
+    /// Writes a batch; `Err` (with a reason) to retry it.
+    fn write(&mut self, batch: &[Line]) -> impl Future<Output = Result<(), String>> + Send;
+    /// Makes written data durable (files: fsync), at checkpoints and shutdown.
+    fn sync(&mut self) -> impl Future<Output = Result<(), String>> + Send {
+        async { Ok(()) }
+    }
+}
+
+/// A sink's counters.
+#[derive(Debug, Default)]
+pub struct SinkStats {
+    /// Lines waiting in the queue.
+    pub queued: AtomicU64,
+    /// Lines written.
+    pub written: AtomicU64,
+    /// Lines dropped: the queue was full, or the last retry failed.
+    pub dropped: AtomicU64,
+    /// Failed write attempts.
+    pub failures: AtomicU64,
+}
+
+/// A running sink: its queue's sending side and its counters.
+pub struct Sink {
+    name: String,
+    tx: mpsc::Sender<Message>,
+    stats: Arc<SinkStats>,
+    idle: Arc<Notify>,
+    task: JoinHandle<()>,
+}
+
+impl std::fmt::Debug for Sink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sink").field("name", &self.name).field("stats", &self.stats).finish_non_exhaustive()
+    }
+}
+
+enum Message {
+    Line(Line),
+    /// Write what is queued, make it durable, then notify.
+    Sync,
+}
+
+impl Sink {
+    /// Starts the sink of `config` (inside a tokio runtime).
+    ///
+    /// # Errors
+    /// [`SinkError`] when the spec is unknown, the file cannot be opened or the URL is bad.
+    pub async fn start(config: &SinkConfig) -> Result<Sink, SinkError> {
+        let name = config.name();
+        let (kind, target) = config.spec.split_once(':').unwrap_or((config.spec.as_str(), ""));
+        let batch = config.batch.max(1);
+        let queue = config.queue.max(1);
+        match (kind, target) {
+            ("stdout", "") => Ok(Self::spawn(name, queue, batch, file::Stdout)),
+            ("file", path) if !path.is_empty() => {
+                let writer = FileSink::open(path.into(), config.rotate_bytes, config.keep).await?;
+                Ok(Self::spawn(name, queue, batch, writer))
+            }
+            ("otlp", _) => Ok(Self::spawn(name, queue, batch, OtlpSink::new(target, &config.headers)?)),
+            ("webhook", _) => Ok(Self::spawn(name, queue, batch, WebhookSink::new(target, &config.headers)?)),
+            _ => Err(SinkError::Spec(config.spec.clone())),
+        }
+    }
+
+    fn spawn(name: String, queue: usize, batch: usize, writer: impl Write) -> Sink {
+        let (tx, rx) = mpsc::channel(queue);
+        let stats = Arc::new(SinkStats::default());
+        let idle = Arc::new(Notify::new());
+        let task = tokio::spawn(run(rx, batch, writer, stats.clone(), idle.clone(), name.clone()));
+        Sink { name, tx, stats, idle, task }
+    }
+
+    /// The sink's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Its counters.
+    pub fn stats(&self) -> &Arc<SinkStats> {
+        &self.stats
+    }
+
+    /// Queues a line without waiting; a full queue drops it (counted).
+    pub fn offer(&self, line: Line) {
+        match self.tx.try_send(Message::Line(line)) {
+            Ok(()) => {
+                self.stats.queued.fetch_add(1, Ordering::Relaxed);
+            }
+            Err(_) => {
+                self.stats.dropped.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Waits until what was queued before is written and synced (or given up), at most `timeout`.
+    /// Returns false on timeout.
+    pub async fn sync(&self, timeout: Duration) -> bool {
+        let notified = self.idle.notified();
+        tokio::pin!(notified);
+        notified.as_mut().enable();
+        if self.tx.send(Message::Sync).await.is_err() {
+            return true;
+        }
+        tokio::time::timeout(timeout, notified).await.is_ok()
+    }
+
+    /// Syncs (at most `timeout`), then stops the task.
+    pub async fn close(self, timeout: Duration) {
+        self.sync(timeout).await;
+        drop(self.tx);
+        let _ = tokio::time::timeout(timeout, self.task).await;
+    }
+}
+
+/// Attempts per batch before it is dropped.
+const ATTEMPTS: u32 = 5;
+
+async fn run(
+    mut rx: mpsc::Receiver<Message>,
+    batch_size: usize,
+    mut writer: impl Write,
+    stats: Arc<SinkStats>,
+    idle: Arc<Notify>,
+    name: String,
+) {
+    let mut batch: Vec<Line> = Vec::with_capacity(batch_size);
+    loop {
+        let Some(first) = rx.recv().await else { break };
+        let mut sync = false;
+        let mut next = Some(first);
+        while let Some(message) = next.take() {
+            match message {
+                Message::Line(line) => batch.push(line),
+                Message::Sync => sync = true,
+            }
+            if batch.len() < batch_size && !sync {
+                next = rx.try_recv().ok();
+            }
+        }
+        if !batch.is_empty() {
+            write_with_retries(&mut writer, &batch, &stats, &name).await;
+            stats.queued.fetch_sub(batch.len() as u64, Ordering::Relaxed);
+            batch.clear();
+        }
+        if sync {
+            if let Err(why) = writer.sync().await {
+                tracing::warn!(sink = %name, %why, "sink sync failed");
+            }
+            idle.notify_waiters();
+        }
+    }
+    let _ = writer.sync().await;
+}
+
+async fn write_with_retries(writer: &mut impl Write, batch: &[Line], stats: &SinkStats, name: &str) {
+    let mut backoff = Duration::from_millis(100);
+    for attempt in 1..=ATTEMPTS {
+        match writer.write(batch).await {
+            Ok(()) => {
+                stats.written.fetch_add(batch.len() as u64, Ordering::Relaxed);
+                return;
+            }
+            Err(why) => {
+                stats.failures.fetch_add(1, Ordering::Relaxed);
+                tracing::warn!(sink = %name, attempt, %why, "sink write failed");
+                if attempt < ATTEMPTS {
+                    tokio::time::sleep(backoff.mul_f64(0.75 + fastrand::f64() * 0.5)).await;
+                    backoff = (backoff * 2).min(Duration::from_secs(10));
+                }
+            }
+        }
+    }
+    stats.dropped.fetch_add(batch.len() as u64, Ordering::Relaxed);
+}

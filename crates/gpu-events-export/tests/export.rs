@@ -1,0 +1,195 @@
+//! The exporter against the testkit API server over HTTP: list and watch with disconnects, 410,
+//! watches that close at once, 429, both APIs, a restart from the checkpoint. Asserted on the
+//! file sink's lines: every event exported once, repeats as deltas with the right counts.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use gpu_events_export::exporter::{self, ExporterOptions, ExporterStats};
+use gpu_events_export::sink::SinkConfig;
+use gpu_events_export::watch::{EventApi, WatchTiming};
+use gpu_events_testkit::{ApiServer, Fault, ServerConfig};
+use serde_json::{Value, json};
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+fn core_event(name: &str, uid: &str, count: u32, message: &str) -> Value {
+    json!({
+        "apiVersion": "v1", "kind": "Event",
+        "metadata": {"name": name, "namespace": "ml", "uid": uid},
+        "involvedObject": {"apiVersion": "v1", "kind": "Pod", "namespace": "ml", "name": name.split('.').next().unwrap()},
+        "reason": "FailedScheduling", "type": "Warning", "count": count,
+        "message": message,
+        "source": {"component": "default-scheduler"},
+        "firstTimestamp": "2026-12-01T10:00:00Z", "lastTimestamp": format!("2026-12-01T10:{:02}:00Z", count.min(59)),
+    })
+}
+
+fn uid(i: usize) -> String {
+    format!("00000000-0000-4000-8000-{i:012}")
+}
+
+struct Run {
+    stop: watch::Sender<bool>,
+    task: JoinHandle<Result<(), exporter::ExportError>>,
+    stats: Arc<ExporterStats>,
+}
+
+fn timing() -> WatchTiming {
+    WatchTiming {
+        watch_timeout: Duration::from_secs(5),
+        dead_watch: Duration::from_millis(100),
+        min_backoff: Duration::from_millis(10),
+        max_backoff: Duration::from_millis(50),
+        page_size: 7,
+    }
+}
+
+fn start(server: &ApiServer, dir: &Path, apis: Vec<EventApi>) -> Run {
+    let mut options = ExporterOptions::default();
+    options.cluster = Some("gpu-lab".into());
+    options.apis = apis;
+    options.state = Some(dir.join("state.json"));
+    options.sinks = vec![SinkConfig::from_spec(&format!("file:{}", dir.join("events.jsonl").display()))];
+    options.checkpoint_interval = Duration::from_millis(200);
+    options.watch = timing();
+    let (stop, stopped) = watch::channel(false);
+    let stats = Arc::new(ExporterStats::default());
+    let task = tokio::spawn(exporter::run(server.client_without_retry(), options, stats.clone(), stopped));
+    Run { stop, task, stats }
+}
+
+impl Run {
+    async fn finish(self) -> Arc<ExporterStats> {
+        self.stop.send(true).unwrap();
+        self.task.await.unwrap().unwrap();
+        self.stats
+    }
+}
+
+fn lines(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("events.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+async fn wait_for_lines(dir: &Path, n: usize) -> Vec<Value> {
+    for _ in 0..500 {
+        let got = lines(dir);
+        if got.len() >= n {
+            return got;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("expected {n} lines, have {}", lines(dir).len());
+}
+
+/// Per event uid: the sum of exported occurrences, and the last total.
+fn totals(lines: &[Value]) -> std::collections::BTreeMap<String, (u64, u64)> {
+    let mut out = std::collections::BTreeMap::new();
+    for line in lines {
+        let uid = line["eventUid"].as_str().unwrap().to_owned();
+        let entry = out.entry(uid).or_insert((0, 0));
+        entry.0 += line["delta"]["occurrences"].as_u64().unwrap();
+        entry.1 = line["delta"]["total"].as_u64().unwrap();
+    }
+    out
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gpu-events-export-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[tokio::test]
+async fn no_event_lost_or_duplicated_across_disconnects_410_and_a_restart() {
+    let server = ApiServer::start_with(ServerConfig::default().history_limit(50)).await;
+    let dir = temp_dir("restart");
+    for i in 0..20 {
+        server
+            .insert(core_event(
+                &format!("pod-{i}.1"),
+                &uid(i),
+                1,
+                "0/4 nodes are available: 4 Insufficient nvidia.com/gpu.",
+            ))
+            .unwrap();
+    }
+    let run = start(&server, &dir, vec![EventApi::EventsV1]);
+    let first = wait_for_lines(&dir, 20).await;
+    assert_eq!(first.len(), 20);
+    assert!(first.iter().all(|l| l["cluster"] == "gpu-lab" && l["delta"]["occurrences"] == 1));
+    assert!(first.iter().all(|l| l["cause"] == "insufficient-gpu"), "{}", first[0]);
+
+    // Repeats become deltas; a disconnect in between loses nothing.
+    assert!(server.wait_for_watches(1, Duration::from_secs(5)).await);
+    server
+        .insert(core_event("pod-0.1", &uid(0), 4, "0/4 nodes are available: 4 Insufficient nvidia.com/gpu."))
+        .unwrap();
+    server.drop_watches();
+    server
+        .insert(core_event("pod-1.1", &uid(1), 2, "0/4 nodes are available: 4 Insufficient nvidia.com/gpu."))
+        .unwrap();
+    server
+        .insert(core_event("pod-20.1", &uid(20), 1, "0/4 nodes are available: 4 Insufficient nvidia.com/gpu."))
+        .unwrap();
+    let after = wait_for_lines(&dir, 23).await;
+    let delta = after.iter().find(|l| l["eventUid"] == uid(0) && l["delta"]["total"] == 4).unwrap();
+    assert_eq!(delta["delta"]["occurrences"], 3);
+    assert!(delta["delta"]["previousExport"].is_string());
+
+    // History compacted while the watch is down: the exporter re-lists and sends only changes.
+    server.drop_watches();
+    server.insert(core_event("pod-2.1", &uid(2), 5, "x")).unwrap();
+    server.compact();
+    let after_410 = wait_for_lines(&dir, 24).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(lines(&dir).len(), 24, "the re-list replayed nothing that had not changed");
+    assert_eq!(after_410.last().unwrap()["delta"]["occurrences"], 4);
+    let stats = run.finish().await;
+    assert!(stats.gaps_suspected.load(Ordering::Relaxed) >= 1);
+    assert!(stats.duplicates.load(Ordering::Relaxed) >= 20, "the re-listed unchanged events were suppressed");
+
+    // While the exporter is down: one new event, one repeat. After the restart, exactly those.
+    server.insert(core_event("pod-21.1", &uid(21), 1, "y")).unwrap();
+    server.insert(core_event("pod-3.1", &uid(3), 2, "z")).unwrap();
+    let run = start(&server, &dir, vec![EventApi::EventsV1]);
+    let resumed = wait_for_lines(&dir, 26).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    run.finish().await;
+    assert_eq!(lines(&dir).len(), 26, "a restart replays nothing");
+    let by_uid = totals(&resumed);
+    assert_eq!(by_uid.len(), 22, "every event, once");
+    for (uid, (occurrences, total)) in &by_uid {
+        assert_eq!(occurrences, total, "{uid}: the deltas add up to the count");
+    }
+}
+
+#[tokio::test]
+async fn both_apis_count_each_event_once_and_dead_watches_are_relisted() {
+    let server = ApiServer::start().await;
+    let dir = temp_dir("both");
+    for i in 0..5 {
+        server.insert(core_event(&format!("pod-{i}.1"), &uid(i), 1, "m")).unwrap();
+    }
+    // The next watches close at once (200 and an empty body), as kubernetes #104171 describes.
+    server.inject(Fault::empty_response().watch(true).times(4));
+    server.inject(Fault::too_many_requests(1).method("GET").times(2));
+    let run = start(&server, &dir, vec![EventApi::EventsV1, EventApi::CoreV1]);
+    wait_for_lines(&dir, 5).await;
+    assert!(server.wait_for_watches(2, Duration::from_secs(10)).await);
+    server.insert(core_event("pod-5.1", &uid(5), 1, "m")).unwrap();
+    wait_for_lines(&dir, 6).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let stats = run.finish().await;
+    let all = lines(&dir);
+    assert_eq!(all.len(), 6, "{all:#?}");
+    assert!(stats.duplicates.load(Ordering::Relaxed) >= 6, "the other API's copies were suppressed");
+    assert!(stats.relists[0].load(Ordering::Relaxed) + stats.relists[1].load(Ordering::Relaxed) >= 3);
+}
