@@ -3,6 +3,7 @@
 
 mod age;
 mod explain;
+mod export;
 mod live;
 mod reasons;
 mod table;
@@ -62,6 +63,10 @@ enum Command {
         #[arg(long, value_parser = parse_time)]
         now: Option<DateTime<Utc>>,
     },
+    /// Export events before they expire: watch the cluster (both Event APIs if asked), write each
+    /// Event once as a typed record, repeats as deltas with their counts, to stdout, a file, OTLP
+    /// or a webhook; a checkpoint (`--state`) makes restarts lossless and duplicate-free.
+    Export(export::ExportArgs),
     /// List the reason catalogue.
     Reasons {
         /// Output format.
@@ -135,6 +140,7 @@ fn main() -> ExitCode {
             }
         }
 
+        Command::Export(args) => export::run(args).map_err(Error::Export),
         Command::Reasons { output } => reasons::run(output, &mut out),
         Command::Schema => print_schema(&mut out),
     };
@@ -168,12 +174,14 @@ enum Error {
     Open { path: PathBuf, source: io::Error },
     #[error("reading the cluster (kubeconfig from KUBECONFIG or ~/.kube/config): {0}")]
     Kube(kube::Error),
+    #[error("export: {0}")]
+    Export(String),
 }
 
 fn is_broken_pipe(err: &Error) -> bool {
     match err {
         Error::Io(err) => err.kind() == io::ErrorKind::BrokenPipe,
         Error::Json(err) => err.io_error_kind() == Some(io::ErrorKind::BrokenPipe),
-        Error::Open { .. } | Error::Kube(_) => false,
+        Error::Open { .. } | Error::Kube(_) | Error::Export(_) => false,
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod alert;
 pub mod checkpoint;
+pub mod config;
 pub mod dedupe;
 pub mod exporter;
 pub mod metrics;

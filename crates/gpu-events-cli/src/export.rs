@@ -1,0 +1,130 @@
+//! `gpu-events export`: the exporter of `gpu-events-export`, configured from a YAML file and
+//! flags (flags win), stopped by Ctrl-C or SIGTERM with a final checkpoint.
+
+use std::net::SocketAddr;
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Args, ValueEnum};
+use gpu_events_export::config::{ExportConfig, parse_duration};
+use gpu_events_export::exporter::{self, ExporterOptions, ExporterStats};
+use gpu_events_export::sink::SinkConfig;
+use gpu_events_export::watch::EventApi;
+
+/// Flags of `gpu-events export`.
+#[derive(Args, Debug)]
+pub(crate) struct ExportArgs {
+    /// The configuration file (YAML); flags override it.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Cluster name written into every record and metric.
+    #[arg(long)]
+    cluster: Option<String>,
+    /// Namespace to watch (repeatable); default: the whole cluster.
+    #[arg(short, long = "namespace")]
+    namespaces: Vec<String>,
+    /// Which Event API to watch.
+    #[arg(long, value_enum)]
+    api: Option<ApiChoice>,
+    /// A sink (repeatable): `stdout`, `file:PATH`, `otlp:URL`, `webhook:URL`.
+    #[arg(long = "sink")]
+    sinks: Vec<String>,
+    /// The checkpoint file: a restart neither replays nor skips.
+    #[arg(long)]
+    state: Option<PathBuf>,
+    /// How often the checkpoint is written (`30s`, `5m`).
+    #[arg(long, value_parser = parse_duration)]
+    checkpoint_interval: Option<std::time::Duration>,
+    /// Events remembered for deduplication.
+    #[arg(long)]
+    max_events: Option<NonZeroUsize>,
+    /// Serve Prometheus metrics on this address (`/metrics`).
+    #[arg(long)]
+    metrics_addr: Option<SocketAddr>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ApiChoice {
+    /// events.k8s.io/v1 (the default).
+    Events,
+    /// core/v1.
+    Core,
+    /// Both (each Event is still exported once).
+    Both,
+}
+
+/// The options from the file and the flags.
+fn options(args: ExportArgs) -> Result<(ExporterOptions, Option<SocketAddr>), String> {
+    let file = match &args.config {
+        Some(path) => ExportConfig::load(path).map_err(|e| e.to_string())?,
+        None => ExportConfig::default(),
+    };
+    let mut options = ExporterOptions::default();
+    options.cluster = args.cluster.or(file.cluster);
+    options.namespaces = if args.namespaces.is_empty() { file.namespaces } else { args.namespaces };
+    options.apis = match args.api {
+        Some(ApiChoice::Events) => vec![EventApi::EventsV1],
+        Some(ApiChoice::Core) => vec![EventApi::CoreV1],
+        Some(ApiChoice::Both) => vec![EventApi::EventsV1, EventApi::CoreV1],
+        None if !file.apis.is_empty() => file.apis,
+        None => vec![EventApi::EventsV1],
+    };
+    options.state = args.state.or(file.state);
+    if let Some(interval) = args.checkpoint_interval.or(file.checkpoint_interval) {
+        options.checkpoint_interval = interval.max(std::time::Duration::from_millis(100));
+    }
+    if let Some(max) = args.max_events.or(file.max_events.and_then(NonZeroUsize::new)) {
+        options.max_events = max;
+    }
+    options.sinks = if args.sinks.is_empty() {
+        file.sinks
+    } else {
+        args.sinks.iter().map(|spec| SinkConfig::from_spec(spec)).collect()
+    };
+    if options.sinks.is_empty() {
+        options.sinks.push(SinkConfig::from_spec("stdout"));
+    }
+    Ok((options, args.metrics_addr.or(file.metrics_addr)))
+}
+
+/// Runs until Ctrl-C or SIGTERM.
+pub(crate) fn run(args: ExportArgs) -> Result<ExitCode, String> {
+    let (options, _metrics_addr) = options(args)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
+    runtime.block_on(async move {
+        let client = kube::Client::try_default()
+            .await
+            .map_err(|e| format!("reading the cluster (kubeconfig from KUBECONFIG or ~/.kube/config): {e}"))?;
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        tokio::spawn(async move {
+            shutdown_signal().await;
+            let _ = stop.send(true);
+        });
+        let stats = Arc::new(ExporterStats::default());
+        exporter::run(client, options, stats, stopped).await.map_err(|e| e.to_string())?;
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(term) => term,
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+                return;
+            }
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
