@@ -65,7 +65,7 @@ pub async fn run(client: kube::Client) -> Result<Stats, Box<dyn Error>> {
     recorder.shutdown().await;
     let stats = recorder.stats();
     println!(
-        "published {} events: {} creates, {} series patches, {} repeats counted in memory, {} dropped ({} here), {} rejected, {} failed",
+        "{} publish calls: {} creates, {} series patches, {} repeats counted in memory, {} dropped ({} here), {} rejected, {} failed",
         stats.published,
         stats.creates,
         stats.patches,

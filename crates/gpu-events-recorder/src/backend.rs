@@ -24,8 +24,9 @@ pub(crate) struct Reporter {
 pub(crate) enum CallError {
     NotFound,
     AlreadyExists,
-    /// 429, 5xx, a transport error: worth another try.
-    Retryable(String),
+    /// 429, 5xx, a transport error: worth another try (after the server's `Retry-After`, when
+    /// it gave one).
+    Retryable(String, Option<std::time::Duration>),
     /// Anything else the server refused.
     Rejected {
         code: u16,
@@ -41,7 +42,13 @@ impl From<kube::Error> for CallError {
                 404 => CallError::NotFound,
                 409 if status.reason == "AlreadyExists" => CallError::AlreadyExists,
                 429 | 500..=599 => {
-                    CallError::Retryable(format!("{} {}: {}", status.code, status.reason, status.message))
+                    let after = status
+                        .details
+                        .as_ref()
+                        .map(|d| d.retry_after_seconds)
+                        .filter(|s| *s > 0)
+                        .map(|s| std::time::Duration::from_secs(u64::from(s)));
+                    CallError::Retryable(format!("{} {}: {}", status.code, status.reason, status.message), after)
                 }
                 code => CallError::Rejected { code, reason: status.reason.clone(), message: status.message.clone() },
             },
@@ -49,7 +56,7 @@ impl From<kube::Error> for CallError {
             other @ (kube::Error::HyperError(_)
             | kube::Error::Service(_)
             | kube::Error::ReadEvents(_)
-            | kube::Error::SerdeError(_)) => CallError::Retryable(other.to_string()),
+            | kube::Error::SerdeError(_)) => CallError::Retryable(other.to_string(), None),
             other => CallError::Rejected { code: 0, reason: "ClientError".into(), message: other.to_string() },
         }
     }
@@ -170,6 +177,17 @@ impl MemoryApi {
     fn create(&self, event: &Event) -> Result<(), CallError> {
         self.writes.lock().unwrap_or_else(PoisonError::into_inner).push(FakeWrite::Create(Box::new(event.clone())));
         let namespace = event.metadata.namespace.clone().unwrap_or_default();
+        // The API server's namespace rule for events about cluster-scoped objects (events.go).
+        let regarding_namespace = event.regarding.as_ref().and_then(|r| r.namespace.as_deref()).unwrap_or("");
+        if regarding_namespace.is_empty() && !matches!(namespace.as_str(), "default" | "kube-system") {
+            return Err(CallError::Rejected {
+                code: 422,
+                reason: "Invalid".into(),
+                message: format!(
+                    "involvedObject.namespace: Invalid value: \"\": does not match event.namespace {namespace:?}"
+                ),
+            });
+        }
         let name = event.metadata.name.clone().unwrap_or_default();
         let mut events = self.events.lock().unwrap_or_else(PoisonError::into_inner);
         if events.contains_key(&(namespace.clone(), name.clone())) {

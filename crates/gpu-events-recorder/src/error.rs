@@ -24,8 +24,10 @@ pub enum BuildError {
         /// What is wrong with it.
         source: InvalidEvent,
     },
-    /// The namespace for cluster-scoped objects' events is not a DNS-1123 subdomain.
-    #[error("namespace for cluster-scoped objects {0:?} is not a DNS-1123 subdomain")]
+    /// The namespace for cluster-scoped objects' events is neither `default` nor `kube-system`.
+    #[error(
+        "namespace for cluster-scoped objects' events {0:?}: the API server accepts only \"default\" or \"kube-system\""
+    )]
     ClusterNamespace(String),
     /// A setting is out of range (zero workers, zero capacity, a heartbeat at or past the event TTL, ...).
     #[error("invalid setting {setting}: {problem}")]
@@ -60,6 +62,16 @@ pub enum InvalidEvent {
         /// The limit in bytes.
         limit: usize,
     },
+    /// The regarding object's namespace is not a DNS-1123 label.
+    #[error("namespace {0:?} is not a valid namespace name (lowercase alphanumerics and '-', at most 63)")]
+    Namespace(String),
+    /// The rendered note does not read back to the same details (a name holding the format's
+    /// own separators, such as `i-1, IP: 10.0.0.1` as an instance id): a reader would be misled.
+    #[error("the note {note:?} would not read back to the details it was made from")]
+    Ambiguous {
+        /// The rendered note.
+        note: String,
+    },
     /// The event type is neither `Normal` nor `Warning`.
     #[error("type {0:?} is not Normal or Warning")]
     Type(String),
@@ -69,7 +81,7 @@ pub enum InvalidEvent {
         /// The reason's wire string.
         reason: String,
         /// The kinds the catalogue lists for it.
-        expected: &'static [&'static str],
+        expected: Vec<&'static str>,
         /// The kind of the object it was published on.
         kind: String,
     },

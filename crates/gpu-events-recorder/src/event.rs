@@ -5,8 +5,9 @@ use std::borrow::Cow;
 
 use gpu_events_core::EventType as CoreEventType;
 use gpu_events_core::details::tensorfusion::{Emission, TensorFusionDetails};
+use gpu_events_core::details::{Details, Note};
 use gpu_events_core::reason::TensorFusionReason;
-use gpu_events_core::record::truncate_note;
+use gpu_events_core::record::{NOTE_LIMIT, truncate_note};
 use k8s_openapi::api::core::v1::ObjectReference;
 
 use crate::error::InvalidEvent;
@@ -58,8 +59,8 @@ pub struct EventSpec {
     /// `related`, the secondary object.
     pub related: Option<ObjectReference>,
     /// The regarding kinds the catalogue allows, checked against the object at publish time;
-    /// `None` for [`RawEvent`]s, which may be about anything.
-    pub kinds: Option<&'static [&'static str]>,
+    /// `None` for a [`RawEvent`] whose reason is not in the catalogue (it may be about anything).
+    pub kinds: Option<Cow<'static, [&'static str]>>,
 }
 
 impl EventSpec {
@@ -71,7 +72,7 @@ impl EventSpec {
             action: Cow::Borrowed(emission.action),
             note: truncate_note(note).into_owned(),
             related: None,
-            kinds: Some(info.objects),
+            kinds: Some(Cow::Borrowed(info.objects)),
         })
     }
 
@@ -102,9 +103,22 @@ impl IntoEvent for EventSpec {
 impl IntoEvent for TensorFusionDetails {
     /// Reason, type and action from [`TensorFusionDetails::emission`], note from
     /// [`TensorFusionDetails::render`].
+    ///
+    /// A note that would not parse back to these details (a free-text value holding the
+    /// format's own separators) is [`InvalidEvent::Ambiguous`]; a note cut to the limit is not
+    /// checked, since it cannot read back whole.
     fn into_event(self) -> Result<EventSpec, InvalidEvent> {
         let emission = self.emission().ok_or(InvalidEvent::NeedsDetails(self.kind()))?;
-        EventSpec::from_emission(emission, &self.render())
+        let note = self.render();
+        if note.len() <= NOTE_LIMIT
+            && let Some(grammar) = emission.reason.info().grammar
+        {
+            let parsed = grammar.parse(&Note::new(&note).with_action(Some(emission.action)));
+            if parsed != Details::TensorFusion(self) {
+                return Err(InvalidEvent::Ambiguous { note });
+            }
+        }
+        EventSpec::from_emission(emission, &note)
     }
 }
 
@@ -154,9 +168,18 @@ impl RawEvent {
 }
 
 impl IntoEvent for RawEvent {
+    /// A reason the catalogue knows keeps its kinds: `ManagedNodeCreated` raw is still about
+    /// GPUPools only.
     fn into_event(self) -> Result<EventSpec, InvalidEvent> {
         short_field("reason", &self.reason)?;
         short_field("action", &self.action)?;
+        let rows = gpu_events_core::Reason::all_with_wire(&self.reason);
+        let kinds = (!rows.is_empty()).then(|| {
+            let mut kinds: Vec<&'static str> = rows.iter().flat_map(|r| r.info().objects.iter().copied()).collect();
+            kinds.sort_unstable();
+            kinds.dedup();
+            Cow::Owned(kinds)
+        });
         Ok(EventSpec {
             reason: Cow::Owned(self.reason),
             event_type: self.event_type,
@@ -166,7 +189,7 @@ impl IntoEvent for RawEvent {
                 Cow::Owned(cut) => cut,
             },
             related: self.related,
-            kinds: None,
+            kinds,
         })
     }
 }

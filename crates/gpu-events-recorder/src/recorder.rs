@@ -1,7 +1,6 @@
 //! [`Recorder`] and its [`RecorderBuilder`]: the publish side (validation, keys, the cache, the
 //! queue), the sweeper, flush and shutdown.
 
-use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
@@ -17,7 +16,7 @@ use crate::error::{BuildError, InvalidEvent, PublishError, WriteError};
 use crate::event::{IntoEvent, Publishable};
 use crate::name::event_name;
 use crate::stats::{Counters, Stats};
-use crate::validate::{is_dns_subdomain, qualified_name_problem, short_field};
+use crate::validate::{is_dns_label, qualified_name_problem, short_field};
 use crate::worker::{self, Envelope, RetryPolicy, Shared, nanos};
 use crate::{SpamFilter, validate};
 
@@ -120,8 +119,9 @@ impl RecorderBuilder {
         self
     }
 
-    /// The namespace for events about cluster-scoped objects (GPUPool, GPUNode, Node); `default`
-    /// by default. Servers older than 1.23 (1.22.3, 1.21.6, 1.20.12) accept only `kube-system`.
+    /// The namespace for events about cluster-scoped objects (GPUPool, GPUNode, Node): `default`
+    /// (the default) or `kube-system`, the only two the API server accepts for them (events.go).
+    /// Servers older than 1.23 (1.22.3, 1.21.6, 1.20.12) accept only `kube-system`.
     pub fn cluster_namespace(mut self, namespace: impl Into<String>) -> Self {
         self.cluster_namespace = namespace.into();
         self
@@ -139,8 +139,10 @@ impl RecorderBuilder {
         self
     }
 
-    /// How many event series are kept in memory; the least recently seen leaves first (its
-    /// unwritten count is written as it leaves).
+    /// How many event series are kept in memory (at most 10 000 000; each holds its key, note
+    /// included, so at most about 1.5 KB); the least recently seen leaves first and its
+    /// unwritten count is still written. Size it above the number of series live at once: a
+    /// series that left and repeats becomes a new event.
     pub fn max_keys(mut self, max_keys: usize) -> Self {
         self.max_keys = max_keys;
         self
@@ -184,7 +186,12 @@ impl RecorderBuilder {
         self
     }
 
-    /// How writes are retried.
+    /// How writes are retried (a server's `Retry-After` is honoured, up to a minute).
+    ///
+    /// A kube `Client` built from a `Config` (`Client::try_default`) also retries 429, 503 and
+    /// 504 itself, up to 15 times with backoff up to 1000 s, before the recorder sees an error;
+    /// for the recorder's bounds to be the whole story, build the client from a `Config` with
+    /// `default_retry = false`.
     pub fn retry(mut self, retry: RetryPolicy) -> Self {
         self.retry = retry;
         self
@@ -208,16 +215,22 @@ impl RecorderBuilder {
             }
             None => default_instance(&self.controller),
         };
-        if !is_dns_subdomain(&self.cluster_namespace) {
+        // events.go: an Event about a cluster-scoped object must live in one of these.
+        if !matches!(self.cluster_namespace.as_str(), "default" | "kube-system") {
             return Err(BuildError::ClusterNamespace(self.cluster_namespace));
         }
         let setting = |setting: &'static str, problem: &str| BuildError::Setting { setting, problem: problem.into() };
-        let capacity = NonZeroUsize::new(self.max_keys).ok_or_else(|| setting("max_keys", "must be at least 1"))?;
-        if self.queue_capacity == 0 {
-            return Err(setting("queue_capacity", "must be at least 1"));
+        if !(1..=MAX_KEYS).contains(&self.max_keys) {
+            return Err(setting("max_keys", "must be between 1 and 10 000 000"));
         }
-        if self.workers == 0 {
-            return Err(setting("workers", "must be at least 1"));
+        if !(1..=MAX_QUEUE).contains(&self.queue_capacity) {
+            return Err(setting("queue_capacity", "must be between 1 and 1 000 000"));
+        }
+        if self.spam.is_some_and(|f| f.burst == 0 || f.refill_every.is_zero()) {
+            return Err(setting("spam_filter", "burst and refill_every must be above zero"));
+        }
+        if !(1..=1024).contains(&self.workers) {
+            return Err(setting("workers", "must be between 1 and 1024"));
         }
         if self.heartbeat.is_zero() || self.heartbeat >= self.event_ttl {
             return Err(setting("heartbeat", "must be above zero and shorter than the event TTL"));
@@ -229,10 +242,14 @@ impl RecorderBuilder {
             return Err(setting("sweep_interval", "must be above zero"));
         }
         let to_chrono = |d: Duration| chrono::Duration::from_std(d).unwrap_or(chrono::Duration::MAX);
-        let timing = Timing { quiet: to_chrono(self.quiet), heartbeat: to_chrono(self.heartbeat) };
+        let timing = Timing {
+            quiet: to_chrono(self.quiet),
+            heartbeat: to_chrono(self.heartbeat),
+            ttl: to_chrono(self.event_ttl),
+        };
 
         let shared = Arc::new(Shared {
-            cache: Mutex::new(Cache::new(capacity, self.spam, timing)),
+            cache: Mutex::new(Cache::new(self.max_keys, self.queue_capacity + self.workers, self.spam, timing)),
             backend: self.backend,
             reporter: Reporter { controller: self.controller, instance },
             counters: Counters::default(),
@@ -257,6 +274,11 @@ impl RecorderBuilder {
     }
 }
 
+/// The most keys a recorder may hold (about 1.5 KB each at most).
+const MAX_KEYS: usize = 10_000_000;
+/// The longest write queue.
+const MAX_QUEUE: usize = 1_000_000;
+
 /// `POD_NAME`, else `HOSTNAME`, else the controller's name part, cut to 128 bytes.
 fn default_instance(controller: &str) -> String {
     let from_env = ["POD_NAME", "HOSTNAME"].iter().find_map(|var| std::env::var(var).ok().filter(|v| !v.is_empty()));
@@ -269,6 +291,41 @@ fn default_instance(controller: &str) -> String {
         instance.truncate(end);
     }
     instance
+}
+
+/// Kinds that are always namespaced (core and TensorFusion); one without a namespace is a
+/// mistake, not a cluster-scoped object.
+const NAMESPACED_KINDS: &[&str] = &[
+    "Pod",
+    "Job",
+    "ReplicaSet",
+    "Deployment",
+    "StatefulSet",
+    "DaemonSet",
+    "PersistentVolumeClaim",
+    "TensorFusionWorkload",
+    "TensorFusionConnection",
+    "GPUResourceQuota",
+    "WorkloadProfile",
+];
+
+/// Waits for the write a publish queued.
+async fn wait_for(
+    published: Result<Published, PublishError>,
+    rx: oneshot::Receiver<Result<(), WriteError>>,
+    timeout: Duration,
+) -> Result<Published, PublishError> {
+    match published? {
+        Published::Queued => {}
+        Published::Dropped(dropped) => return Err(PublishError::Dropped(dropped)),
+        other => return Ok(other),
+    }
+    match tokio::time::timeout(timeout, rx).await {
+        Ok(Ok(Ok(()))) => Ok(Published::Written),
+        Ok(Ok(Err(err))) => Err(PublishError::Write(err)),
+        Ok(Err(_)) => Err(PublishError::Shutdown),
+        Err(_) => Err(PublishError::Timeout(timeout)),
+    }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -403,20 +460,7 @@ impl Recorder {
         timeout: Duration,
     ) -> impl Future<Output = Result<Published, PublishError>> + Send + 'static + use<E> {
         let (tx, rx) = oneshot::channel();
-        let published = self.observe(regarding, event, Some(tx));
-        async move {
-            match published? {
-                Published::Queued => {}
-                Published::Dropped(dropped) => return Err(PublishError::Dropped(dropped)),
-                other => return Ok(other),
-            }
-            match tokio::time::timeout(timeout, rx).await {
-                Ok(Ok(Ok(()))) => Ok(Published::Written),
-                Ok(Ok(Err(err))) => Err(PublishError::Write(err)),
-                Ok(Err(_)) => Err(PublishError::Shutdown),
-                Err(_) => Err(PublishError::Timeout(timeout)),
-            }
-        }
+        wait_for(self.observe(regarding, event, Some(tx)), rx, timeout)
     }
 
     fn observe(
@@ -425,61 +469,85 @@ impl Recorder {
         event: impl IntoEvent,
         done: Option<oneshot::Sender<Result<(), WriteError>>>,
     ) -> Result<Published, PublishError> {
-        if self.inner.shut_down.load(Ordering::Acquire) {
-            return Err(PublishError::Shutdown);
-        }
         let spec = event.into_event()?;
         let object =
             ObjectKey::of(regarding).ok_or(InvalidEvent::Missing { field: "regarding.kind and regarding.name" })?;
-        if let Some(kinds) = spec.kinds
+        match &object.namespace {
+            Some(namespace) if !is_dns_label(namespace) => {
+                return Err(InvalidEvent::Namespace(namespace.clone()).into());
+            }
+            None if NAMESPACED_KINDS.contains(&object.kind.as_str()) => {
+                return Err(InvalidEvent::Missing { field: "regarding.namespace (the kind is namespaced)" }.into());
+            }
+            _ => {}
+        }
+        if let Some(kinds) = &spec.kinds
             && !kinds.contains(&object.kind.as_str())
         {
-            return Err(InvalidEvent::WrongKind {
-                reason: spec.reason.into_owned(),
-                expected: kinds,
-                kind: object.kind,
-            }
-            .into());
+            let reason = spec.reason.into_owned();
+            return Err(InvalidEvent::WrongKind { reason, expected: kinds.to_vec(), kind: object.kind }.into());
         }
+        let related = match &spec.related {
+            Some(related) => {
+                Some(ObjectKey::of(related).ok_or(InvalidEvent::Missing { field: "related.kind and related.name" })?)
+            }
+            None => None,
+        };
         let shared = &self.inner.shared;
         let namespace = object.namespace.clone().unwrap_or_else(|| self.inner.cluster_namespace.clone());
         let field_path = regarding.field_path.as_deref().filter(|p| !p.is_empty());
-        let key = Key::new(object, spec);
+        let key = Key::new(object, related, spec);
         let now = shared.clock.now();
-        Counters::bump(&shared.counters.published);
 
+        // Shutdown sets its flag under this lock before it flushes: a publish that gets past
+        // here is counted before the flush starts, so every accepted occurrence is written.
         let tx = lock(&self.inner.tx);
-        let tx = tx.as_ref().ok_or(PublishError::Shutdown)?;
+        let tx = match tx.as_ref() {
+            Some(tx) if !self.inner.shut_down.load(Ordering::Acquire) => tx,
+            _ => return Err(PublishError::Shutdown),
+        };
+        if tx.is_closed() {
+            // The workers are gone: the runtime the recorder was built on has shut down.
+            return Err(PublishError::Shutdown);
+        }
+        Counters::bump(&shared.counters.published);
         // The cache lock is held across `try_send` (which never waits), so a key is never seen
         // half-queued.
         let mut cache = shared.cache();
         let observed =
             cache.observe(key, field_path, &namespace, now, |key| event_name(&key.regarding.name, nanos(now)));
         let published = match observed {
-            Observed::New { create, evicted, final_write } => {
-                if evicted {
-                    Counters::bump(&shared.counters.evicted);
-                }
-                if let Some(job) = final_write
-                    && self.enqueue(tx, job, None).is_err()
-                {
-                    Counters::bump(&shared.counters.dropped_queue_full);
-                }
-                match self.enqueue(tx, create, done) {
-                    Ok(()) => Published::Queued,
-                    Err(job) => {
-                        cache.forget(&job.key);
-                        Counters::bump(&shared.counters.dropped_queue_full);
-                        Published::Dropped(Dropped::QueueFull)
+            Observed::New(create) => match self.enqueue(tx, create, done) {
+                Ok(()) => {
+                    let (evicted, final_write) = cache.make_room();
+                    if evicted {
+                        Counters::bump(&shared.counters.evicted);
                     }
+                    if let Some(job) = final_write
+                        && let Err(job) = self.enqueue(tx, job, None)
+                    {
+                        // It stays among the finishing series; the next flush or sweep writes it.
+                        cache.unbusy(&job);
+                    }
+                    Published::Queued
                 }
-            }
+                Err(job) => {
+                    cache.forget(&job.key);
+                    Counters::bump(&shared.counters.dropped_queue_full);
+                    Published::Dropped(Dropped::QueueFull)
+                }
+            },
             Observed::SeriesStart(job, count) => {
                 Counters::bump(&shared.counters.counted);
-                if let Err(job) = self.enqueue(tx, job, None) {
-                    cache.unbusy(&job.key);
+                let waits = done.is_some();
+                match self.enqueue(tx, job, done) {
+                    Ok(()) if waits => Published::Queued,
+                    Ok(()) => Published::Counted { count },
+                    Err(job) => {
+                        cache.unbusy(&job);
+                        Published::Counted { count }
+                    }
                 }
-                Published::Counted { count }
             }
             Observed::Counted(count) => {
                 Counters::bump(&shared.counters.counted);
@@ -493,7 +561,7 @@ impl Recorder {
         Ok(published)
     }
 
-    /// Queues a job without waiting; gives it back when the queue is full or closed.
+    /// Queues a job without waiting; gives it back when the queue is full.
     fn enqueue(
         &self,
         tx: &mpsc::Sender<Envelope>,
@@ -556,25 +624,35 @@ impl Recorder {
     pub async fn flush(&self) {
         const ROUNDS: usize = 3;
         let shared = &self.inner.shared;
+        let gave_up =
+            || shared.counters.failed.load(Ordering::Relaxed) + shared.counters.rejected.load(Ordering::Relaxed);
+        let before = gave_up();
         for _ in 0..ROUNDS {
+            // Writes in flight may leave counts behind them: wait for them, then look.
+            shared.wait_idle().await;
+            if gave_up() > before {
+                return;
+            }
             let jobs = shared.cache().unwritten();
-            let nothing_to_do = jobs.is_empty();
-            let failed_before = shared.counters.snapshot(0).failed;
+            if jobs.is_empty() {
+                return;
+            }
             for job in jobs {
                 self.enqueue_waiting(job).await;
             }
-            shared.wait_idle().await;
-            if nothing_to_do || shared.counters.snapshot(0).failed > failed_before {
-                return;
-            }
         }
+        shared.wait_idle().await;
     }
 
     /// Flushes, then stops the workers and the sweeper; later publishes fail with
     /// [`PublishError::Shutdown`]. Clones share the shutdown.
     pub async fn shutdown(&self) {
+        {
+            // Under the queue's lock, so no publish is half-way when the flush starts.
+            let _tx = lock(&self.inner.tx);
+            self.inner.shut_down.store(true, Ordering::Release);
+        }
         self.flush().await;
-        self.inner.shut_down.store(true, Ordering::Release);
         lock(&self.inner.tx).take();
         if let Some(sweeper) = lock(&self.inner.sweeper).take() {
             sweeper.abort();
@@ -588,8 +666,8 @@ impl Recorder {
     /// The counters so far.
     pub fn stats(&self) -> Stats {
         let shared = &self.inner.shared;
-        let live = shared.cache().len();
-        shared.counters.snapshot(live)
+        let cache = shared.cache();
+        shared.counters.snapshot(cache.len(), cache.lost)
     }
 
     /// `reportingController`.

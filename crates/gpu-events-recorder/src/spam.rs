@@ -3,7 +3,6 @@
 //! per 5 minutes). It only meters *new* events: repeats of a live series cost no request here,
 //! so they are never refused.
 
-use std::num::NonZeroUsize;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -43,11 +42,13 @@ struct Bucket {
 pub(crate) struct SpamFilterState {
     filter: SpamFilter,
     buckets: LruCache<(ObjectKey, EventType), Bucket>,
+    capacity: usize,
 }
 
 impl SpamFilterState {
-    pub(crate) fn new(filter: SpamFilter, capacity: NonZeroUsize) -> Self {
-        SpamFilterState { filter, buckets: LruCache::new(capacity) }
+    pub(crate) fn new(filter: SpamFilter, capacity: usize) -> Self {
+        // Unbounded with a cap of our own: nothing preallocated for a large capacity.
+        SpamFilterState { filter, buckets: LruCache::unbounded(), capacity: capacity.max(1) }
     }
 
     /// Takes a token for a new event about `object`; false when the bucket is empty.
@@ -57,12 +58,14 @@ impl SpamFilterState {
         let bucket = self.buckets.get_or_insert_mut((object.clone(), event_type), || Bucket { tokens: burst, at: now });
         let elapsed = (now - bucket.at).to_std().map(|d| d.as_secs_f64()).unwrap_or(0.0);
         bucket.tokens = (bucket.tokens + elapsed * per_second).min(burst);
-        bucket.at = now;
-        if bucket.tokens >= 1.0 {
+        bucket.at = bucket.at.max(now);
+        let allowed = bucket.tokens >= 1.0;
+        if allowed {
             bucket.tokens -= 1.0;
-            true
-        } else {
-            false
         }
+        while self.buckets.len() > self.capacity {
+            self.buckets.pop_lru();
+        }
+        allowed
     }
 }

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Stats {
-    /// Publish calls that passed validation.
+    /// Publish calls accepted (valid, and the recorder running).
     pub published: u64,
     /// Repeats counted in memory, with no request of their own.
     pub counted: u64,
@@ -22,13 +22,17 @@ pub struct Stats {
     pub rejected: u64,
     /// Writes given up after the last retry.
     pub failed: u64,
-    /// New events dropped because the queue was full.
+    /// New events dropped because the queue was full (nothing of an accepted event is dropped:
+    /// writes of known series wait for room).
     pub dropped_queue_full: u64,
     /// New events dropped by the spam filter.
     pub dropped_spam: u64,
     /// Keys evicted from the full cache (their pending count is written first).
     pub evicted: u64,
-    /// Keys (event series) held in memory now.
+    /// Occurrences given up without reaching the server: a failed create's repeats, or a
+    /// finished series whose last write kept failing until the event TTL.
+    pub lost_occurrences: u64,
+    /// Keys (event series) held in memory now, live or finishing.
     pub live_keys: u64,
     /// Write jobs queued or in flight now.
     pub pending_writes: u64,
@@ -68,7 +72,7 @@ impl Counters {
         counter.fetch_add(1, Ordering::Relaxed);
     }
 
-    pub(crate) fn snapshot(&self, live_keys: usize) -> Stats {
+    pub(crate) fn snapshot(&self, live_keys: usize, lost_occurrences: u64) -> Stats {
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
         Stats {
             published: get(&self.published),
@@ -82,6 +86,7 @@ impl Counters {
             dropped_queue_full: get(&self.dropped_queue_full),
             dropped_spam: get(&self.dropped_spam),
             evicted: get(&self.evicted),
+            lost_occurrences,
             live_keys: live_keys as u64,
             pending_writes: get(&self.pending),
         }

@@ -32,6 +32,12 @@ pub fn is_dns_subdomain(name: &str) -> bool {
         })
 }
 
+/// Whether `name` is a DNS-1123 label (namespace names): at most 63 lowercase alphanumerics or
+/// `-`, starting and ending with an alphanumeric (`IsDNS1123Label`).
+pub fn is_dns_label(name: &str) -> bool {
+    name.len() <= 63 && !name.contains('.') && is_dns_subdomain(name)
+}
+
 /// Checks a Kubernetes qualified name (`IsQualifiedName`): an optional DNS-1123 subdomain prefix
 /// and `/`, then a name of at most 63 bytes matching `([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]`.
 /// Returns what is wrong, in the API server's words.

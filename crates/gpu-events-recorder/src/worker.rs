@@ -46,6 +46,9 @@ impl RetryPolicy {
     }
 }
 
+/// The longest `Retry-After` honoured.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
+
 /// A job on the queue, with whoever awaits it.
 pub(crate) struct Envelope {
     pub(crate) job: Job,
@@ -125,9 +128,11 @@ impl Shared {
         loop {
             match request().await {
                 Ok(()) => return Ok(()),
-                Err(CallError::Retryable(_)) if attempt < attempts => {
+                Err(CallError::Retryable(_, after)) if attempt < attempts => {
                     Counters::bump(&self.counters.retries);
-                    tokio::time::sleep(self.retry.backoff(attempt - 1)).await;
+                    // The server's Retry-After wins over a shorter backoff, within a minute.
+                    let wait = self.retry.backoff(attempt - 1).max(after.unwrap_or_default().min(MAX_RETRY_AFTER));
+                    tokio::time::sleep(wait).await;
                     attempt += 1;
                 }
                 Err(err) => return Err((err, attempt)),
@@ -148,10 +153,23 @@ impl Shared {
                     return Ok(());
                 }
                 Err((CallError::AlreadyExists, _)) => {
-                    let existing = self.backend.get(&job.snapshot.namespace, &name).await.ok().flatten();
-                    if existing.is_some_and(|existing| same_event(&existing, &body)) {
-                        Counters::bump(&self.counters.creates);
-                        return Ok(());
+                    match self.backend.get(&job.snapshot.namespace, &name).await {
+                        Ok(Some(existing)) if same_event(&existing, &body) => {
+                            // An earlier attempt of ours got through; its answer was lost. A
+                            // re-create carries a series the stored event may lack: write it.
+                            Counters::bump(&self.counters.creates);
+                            return self.patch_existing(job).await;
+                        }
+                        Ok(Some(_)) => {}
+                        Ok(None) => continue,
+                        Err(err) => {
+                            // Names are unique to this process (nanoseconds and a counter), so a
+                            // taken name is almost surely our own lost answer: assume so rather
+                            // than risk a duplicate.
+                            tracing::warn!(event = %name, error = ?err, "create answered AlreadyExists and the event cannot be read (RBAC `get` on events.k8s.io events?); assuming the earlier attempt created it");
+                            Counters::bump(&self.counters.creates);
+                            return self.patch_existing(job).await;
+                        }
                     }
                     let renamed = event_name(&job.key.regarding.name, nanos(self.clock.now()));
                     self.cache().renamed(job, &renamed);
@@ -167,6 +185,19 @@ impl Shared {
             attempts: 3,
             last: "every name tried was taken".into(),
         })
+    }
+
+    /// After a create that found our own event: its series, if the create carried one.
+    async fn patch_existing(&self, job: &Job) -> Result<(), WriteError> {
+        let Some(series) = series(&job.snapshot) else { return Ok(()) };
+        let (namespace, name) = (&job.snapshot.namespace, &job.snapshot.name);
+        match self.call(|| self.backend.patch_series(namespace, name, &series)).await {
+            Ok(()) => {
+                Counters::bump(&self.counters.patches);
+                Ok(())
+            }
+            Err((err, attempts)) => Err(write_error("patch", name, err, attempts)),
+        }
     }
 
     /// PATCH `series`; a 404 (expired or deleted) re-creates the event with its series.
@@ -204,7 +235,7 @@ fn write_error(method: &'static str, name: &str, err: CallError, attempts: u32) 
         CallError::Rejected { code, reason, message } => {
             WriteError::Rejected { method, name: name.to_owned(), code, reason, message }
         }
-        CallError::Retryable(last) => WriteError::RetriesExhausted { method, name: name.to_owned(), attempts, last },
+        CallError::Retryable(last, _) => WriteError::RetriesExhausted { method, name: name.to_owned(), attempts, last },
         CallError::NotFound => WriteError::Rejected {
             method,
             name: name.to_owned(),
