@@ -110,7 +110,8 @@ fn every_cause_id_is_kebab_case_and_has_next_steps() {
         let id = cause.id();
         assert!(id.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "{id}");
         assert_eq!(serde_json::to_value(cause).unwrap(), id);
-        assert!(!cause.step_templates().is_empty() && !cause.summary().is_empty());
+        assert!(cause.steps().iter().any(|s| s.scope.is_none()), "{id}: no step that applies everywhere");
+        assert!(!cause.summary().is_empty());
     }
     assert_eq!(Cause::ALL.len(), 25);
 }
@@ -234,4 +235,106 @@ fn a_kueue_queue_limit_is_a_gpu_quota_only_for_gpus() {
     assert!(diagnose(&cpu).iter().all(|d| d.cause == Cause::Unknown && d.phase == Phase::Pending));
     let gpu = "  Warning  Pending  1m  kueue-admission  couldn't assign flavors to pod set main: insufficient unused quota for nvidia.com/gpu in flavor a100, 4 more needed\n";
     assert_eq!(single(gpu).1, Cause::GpuQuotaExceeded);
+}
+
+/// The next steps of the one diagnosis of `text`.
+fn steps(text: &str) -> Vec<String> {
+    let diagnoses = diagnose(&records(text));
+    assert_eq!(diagnoses.len(), 1, "{diagnoses:#?}");
+    diagnoses[0].next_steps.clone()
+}
+
+const DESCRIBE_ML_POD: &str = "Name:         llama-2\nNamespace:    ml\nEvents:\n  Type     Reason       Age   From     Message\n  ----     ------       ----  ----     -------\n";
+
+#[test]
+fn volume_next_steps_name_what_is_missing() {
+    let mount = |message: &str| {
+        let text = format!("{DESCRIBE_ML_POD}  Warning  FailedMount  1m (x5 over 6m)  kubelet  {message}\n");
+        let [d]: [_; 1] = diagnose(&records(&text)).try_into().unwrap();
+        assert_eq!(d.cause, Cause::VolumeMountFailed, "{message}");
+        d.next_steps
+    };
+    let mentions_claims = |steps: &[String]| steps.iter().any(|s| s.contains("pvc"));
+
+    let secret = mount("MountVolume.SetUp failed for volume \"hf-token\" : secret \"hf-token-v2\" not found");
+    assert_eq!(secret[0], "kubectl get secret hf-token-v2 -n ml", "{secret:?}");
+    assert!(!mentions_claims(&secret), "{secret:?}");
+
+    let config = mount("MountVolume.SetUp failed for volume \"cfg\" : configmap \"model-config\" not found");
+    assert_eq!(config[0], "kubectl get configmap model-config -n ml", "{config:?}");
+    assert!(!mentions_claims(&config), "{config:?}");
+
+    let csi = mount(
+        "MountVolume.MountDevice failed for volume \"pvc-1\" : kubernetes.io/csi: attacher.MountDevice failed to create newCsiDriverClient: driver name ebs.csi.aws.com not found in the list of registered CSI drivers",
+    );
+    assert_eq!(csi[0], "kubectl get csidriver ebs.csi.aws.com", "{csi:?}");
+
+    let timeout = mount(
+        "Unable to attach or mount volumes: unmounted volumes=[model-cache], unattached volumes=[model-cache]: timed out waiting for the condition",
+    );
+    assert!(timeout.contains(&"kubectl get pvc -n ml".to_owned()), "{timeout:?}");
+
+    // Every diagnosis ends with the generic steps, names filled in.
+    for steps in [&secret, &config, &csi, &timeout] {
+        assert!(steps.contains(&"kubectl get pod llama-2 -n ml -o jsonpath='{.spec.volumes}'".to_owned()), "{steps:?}");
+    }
+}
+
+/// A step that needs TensorFusion's CRDs, namespace, labels or annotations.
+fn is_tensorfusion_step(step: &str) -> bool {
+    ["gpupools", "gpunodes", "gpunodeclaims", "gpus ", "gpuresourcequotas", "tensorfusion", "tensor-fusion"]
+        .iter()
+        .any(|m| step.contains(m))
+}
+
+#[test]
+fn tensorfusion_steps_only_for_tensorfusion_evidence() {
+    // No case is TensorFusion's: none gets a TensorFusion command.
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/cases")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "txt") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let records: Vec<EventRecord> = {
+            let now = "2026-11-30T06:00:00Z".parse().unwrap();
+            Decoder::from_str(case(&text)).reference_time(now).filter_map(Result::ok).collect()
+        };
+        for d in diagnose(&records) {
+            let bad: Vec<_> = d.next_steps.iter().filter(|s| is_tensorfusion_step(s)).collect();
+            assert!(bad.is_empty(), "{}: {bad:?}", path.display());
+        }
+    }
+    // Karpenter's expansion failure: NodePools, not GPUPools.
+    let karpenter =
+        steps(case(include_str!("../../../tests/fixtures/cases/013-karpenter-incompatible-nodepool-gpu.txt")));
+    assert!(karpenter.iter().any(|s| s.contains("nodepools")), "{karpenter:?}");
+    // TensorFusion's own quota and expansion errors keep their commands.
+    let tf = |reason: &str, message: &str| {
+        steps(&format!("{DESCRIBE_ML_POD}  Warning  {reason}  2m  tensor-fusion-scheduler  {message}\n"))
+    };
+    let quota = tf(
+        "GPUQuotaOrCapacityNotEnough",
+        "TensorFusion schedule failed, no enough resource or quotas: quota exceeded in namespace ml for total.max.tflops.request: requested 120, limit 100",
+    );
+    assert!(quota.contains(&"kubectl get gpuresourcequotas -n ml -o yaml".to_owned()), "{quota:?}");
+    assert!(!quota.iter().any(|s| s.contains("clusterqueues")), "{quota:?}");
+    let capacity = tf(
+        "GPUQuotaOrCapacityNotEnough",
+        "TensorFusion schedule failed, no enough resource or quotas: 0/3 nodes are available",
+    );
+    assert!(capacity.contains(&"kubectl get gpupools -o wide".to_owned()), "{capacity:?}");
+    // A ResourceQuota of a plain cluster: no GPUResourceQuota.
+    let plain = steps(case(include_str!("../../../tests/fixtures/cases/019-gpu-manager-exceedsgpuquota.txt")));
+    assert!(plain.iter().any(|s| s.contains("resourcequota")) && !plain.iter().any(|s| is_tensorfusion_step(s)));
+    // Karpenter's nomination: NodeClaims only; cluster-autoscaler: its status ConfigMap.
+    let nominated = "  Normal  Nominated  1m  karpenter  Pod should schedule on: nodeclaim/gpu-x\n";
+    let nominated = steps(nominated);
+    assert!(nominated.contains(&"kubectl get nodeclaims -o wide".to_owned()), "{nominated:?}");
+    assert!(!nominated.iter().any(|s| is_tensorfusion_step(s)), "{nominated:?}");
+    let scale_up = steps(
+        "  Normal  TriggeredScaleUp  1m  cluster-autoscaler  pod triggered scale-up: [{gpu-pool 0->1 (max: 4)}]\n",
+    );
+    assert!(scale_up.iter().any(|s| s.contains("cluster-autoscaler-status")), "{scale_up:?}");
+    assert!(!scale_up.iter().any(|s| s.contains("nodeclaims")), "{scale_up:?}");
 }

@@ -10,13 +10,14 @@
 
 mod cause;
 mod signal;
+mod steps;
 
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
-pub use cause::Cause;
+pub use cause::{Cause, Step, StepScope};
 
 use crate::EventRecord;
 use crate::EventType;
@@ -179,7 +180,7 @@ fn diagnose_object(object: ObjectKey, records: &[&EventRecord]) -> Option<Diagno
     {
         evidence.push(latest.clone());
     }
-    let next_steps = cause.step_templates().iter().map(|step| fill(step, &object)).collect();
+    let next_steps = steps::next_steps(cause, &object, &evidence);
     Some(Diagnosis { object, phase, cause, confidence, evidence, next_steps })
 }
 
@@ -237,16 +238,4 @@ impl Summary {
         }
         SummaryReport { records: self.records, by_reason: self.by_reason, by_cause, unrecognized: self.unrecognized }
     }
-}
-/// Put the object's kind, namespace and name into a step template; a cluster-scoped object
-/// (no namespace: Node, GPUPool, GPUNode) gets no `-n` flag.
-fn fill(template: &str, object: &ObjectKey) -> String {
-    let kind = object.kind.as_deref().unwrap_or("pod").to_ascii_lowercase();
-    // A placeholder a shell does not read as a redirect.
-    let name = object.name.as_deref().unwrap_or("NAME");
-    let text = match object.namespace.as_deref() {
-        Some(ns) => template.replace("{ns}", ns),
-        None => template.replace(" -n {ns}", "").replace("{ns}", "default"),
-    };
-    text.replace("{kind}", &kind).replace("{name}", name)
 }

@@ -1,0 +1,170 @@
+//! Next steps of a diagnosis: the steps the evidence's typed details make specific (the Secret
+//! a volume lacks, the hypervisor Pod that crashed), then the cause's steps whose
+//! [`StepScope`] the object and its evidence are in, with the object's names filled in.
+
+use super::{Cause, ObjectKey, StepScope};
+use crate::details::Details;
+use crate::details::node::{NodeDetails, VolumeProblem};
+use crate::details::scheduling::{NodeReason, SchedulingDetails};
+use crate::details::tensorfusion::TensorFusionDetails;
+use crate::{EventRecord, Source};
+
+/// TensorFusion's kinds (API group `tensor-fusion.ai`), for pasted text that has no apiVersion.
+const TENSORFUSION_KINDS: &[&str] = &[
+    "GPU",
+    "GPUPool",
+    "GPUNode",
+    "GPUNodeClaim",
+    "GPUNodeClass",
+    "GPUResourceQuota",
+    "TensorFusionCluster",
+    "TensorFusionConnection",
+    "TensorFusionWorkload",
+    "SchedulingConfigTemplate",
+    "WorkloadProfile",
+];
+
+/// Karpenter's kinds (API group `karpenter.sh`).
+const KARPENTER_KINDS: &[&str] = &["NodeClaim", "NodePool"];
+
+/// The next steps for `cause` on `object`, from its evidence (latest first).
+pub(super) fn next_steps(cause: Cause, object: &ObjectKey, evidence: &[EventRecord]) -> Vec<String> {
+    let scopes = Scopes::of(object, evidence);
+    let mut steps: Vec<String> = Vec::new();
+    let mut push = |step: String| {
+        if !steps.contains(&step) {
+            steps.push(step);
+        }
+    };
+    for step in specific(cause, object, evidence) {
+        push(step);
+    }
+    for step in cause.steps().iter().filter(|s| s.scope.is_none_or(|scope| scopes.contains(scope))) {
+        push(fill(step.template, object));
+    }
+    steps
+}
+
+/// The scopes a diagnosis is in.
+struct Scopes {
+    kind: Option<String>,
+    sources: Vec<Source>,
+    api_groups: Vec<String>,
+    nvidia: bool,
+}
+
+impl Scopes {
+    fn of(object: &ObjectKey, evidence: &[EventRecord]) -> Scopes {
+        let mentions_nvidia = |r: &EventRecord| {
+            let note = r.note.to_ascii_lowercase();
+            note.contains("nvidia") || note.contains("xid") || r.reason.as_str().to_ascii_lowercase().contains("xid")
+        };
+        Scopes {
+            kind: object.kind.clone(),
+            sources: evidence.iter().filter_map(|r| r.source).collect(),
+            api_groups: evidence
+                .iter()
+                .filter_map(|r| r.regarding.api_version.as_deref())
+                .filter_map(|v| v.split_once('/').map(|(group, _)| group.to_owned()))
+                .collect(),
+            nvidia: evidence.iter().any(mentions_nvidia),
+        }
+    }
+
+    fn kind_is(&self, kinds: &[&str]) -> bool {
+        self.kind.as_deref().is_some_and(|k| kinds.iter().any(|known| known.eq_ignore_ascii_case(k)))
+    }
+
+    fn from(&self, source: Source, api_group: &str, kinds: &[&str]) -> bool {
+        self.sources.contains(&source) || self.api_groups.iter().any(|g| g == api_group) || self.kind_is(kinds)
+    }
+
+    fn contains(&self, scope: StepScope) -> bool {
+        match scope {
+            StepScope::Pod => self.kind.is_none() || self.kind_is(&["Pod"]),
+            StepScope::Node => self.kind_is(&["Node"]),
+            StepScope::TensorFusion => self.from(Source::TensorFusion, "tensor-fusion.ai", TENSORFUSION_KINDS),
+            StepScope::Karpenter => self.from(Source::Karpenter, "karpenter.sh", KARPENTER_KINDS),
+            StepScope::ClusterAutoscaler => self.sources.contains(&Source::ClusterAutoscaler),
+            StepScope::Kueue => self.from(Source::Kueue, "kueue.x-k8s.io", &["ClusterQueue", "LocalQueue"]),
+            StepScope::Nvidia => self.nvidia || self.sources.contains(&Source::NvidiaGpuOperator),
+            StepScope::Ascend => self.sources.contains(&Source::AscendDevicePlugin),
+        }
+    }
+}
+
+/// Steps that the typed details of the evidence make specific.
+fn specific(cause: Cause, object: &ObjectKey, evidence: &[EventRecord]) -> Vec<String> {
+    let ns = object.namespace.as_deref();
+    let details = evidence.iter().filter_map(|r| r.details.as_ref());
+    match cause {
+        Cause::VolumeMountFailed => details.flat_map(|d| volume_steps(d, ns)).collect(),
+        Cause::CrashLoop => details
+            .filter_map(|d| match d {
+                Details::TensorFusion(TensorFusionDetails::HypervisorCrashLoopRecreate(h)) => {
+                    Some(format!("kubectl logs -n tensor-fusion-sys {} -c {} --previous", h.pod, h.container))
+                }
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// What to look at for one volume failure: the missing Secret, ConfigMap or claim, or the CSI
+/// driver.
+fn volume_steps(details: &Details, ns: Option<&str>) -> Vec<String> {
+    let ns = ns.map(|ns| format!(" -n {ns}")).unwrap_or_default();
+    let claims = || vec![format!("kubectl get pvc{ns}"), format!("kubectl describe pvc{ns}")];
+    let csi = || vec!["kubectl get csidrivers".to_owned(), "kubectl get pods -A -o wide | grep -i csi".to_owned()];
+    match details {
+        Details::Node(NodeDetails::VolumeOperationFailed(failure)) => match failure.problem() {
+            Some(VolumeProblem::SecretNotFound { name }) => vec![format!("kubectl get secret {name}{ns}")],
+            Some(VolumeProblem::ConfigMapNotFound { name }) => vec![format!("kubectl get configmap {name}{ns}")],
+            Some(VolumeProblem::ClaimNotFound { name }) => vec![format!("kubectl get pvc {name}{ns}")],
+            Some(VolumeProblem::CsiDriverNotRegistered { driver }) => {
+                vec![format!("kubectl get csidriver {driver}"), "kubectl get pods -A -o wide | grep -i csi".to_owned()]
+            }
+            Some(VolumeProblem::CsiDriverError) => csi(),
+            // An attach failure names the PersistentVolume.
+            None if failure.operation.starts_with("AttachVolume") => {
+                vec![format!("kubectl describe pv {}", failure.volume)]
+            }
+            _ => Vec::new(),
+        },
+        Details::Node(NodeDetails::VolumeMultiAttach(attach)) => vec![
+            format!("kubectl get volumeattachments | grep {}", attach.volume),
+            format!("kubectl get pods{ns} -o wide"),
+        ],
+        Details::Node(NodeDetails::VolumesNotMounted(_)) => claims(),
+        Details::Scheduling(SchedulingDetails::FitError(fit))
+            if fit
+                .reasons
+                .iter()
+                .any(|r| matches!(r.reason, NodeReason::VolumeAffinity { .. } | NodeReason::Volume { .. }))
+                || fit
+                    .pre_filter
+                    .as_deref()
+                    .is_some_and(|p| p.to_ascii_lowercase().contains("persistentvolumeclaim")) =>
+        {
+            match fit.pre_filter.as_deref().and_then(VolumeProblem::find) {
+                Some(VolumeProblem::ClaimNotFound { name }) => vec![format!("kubectl get pvc {name}{ns}")],
+                _ => claims(),
+            }
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Put the object's kind, namespace and name into a step template; a cluster-scoped object
+/// (no namespace: Node, GPUPool, GPUNode) gets no `-n` flag.
+pub(super) fn fill(template: &str, object: &ObjectKey) -> String {
+    let kind = object.kind.as_deref().unwrap_or("pod").to_ascii_lowercase();
+    // A placeholder a shell does not read as a redirect.
+    let name = object.name.as_deref().unwrap_or("NAME");
+    let text = match object.namespace.as_deref() {
+        Some(ns) => template.replace("{ns}", ns),
+        None => template.replace(" -n {ns}", "").replace("{ns}", "default"),
+    };
+    text.replace("{kind}", &kind).replace("{name}", name)
+}
