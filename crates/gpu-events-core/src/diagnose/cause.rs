@@ -135,6 +135,20 @@ causes! {
         Pod: "kubectl describe node $(kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.nodeName}')",
         Node: "kubectl describe node {name}",
     ]),
+    DraPrepareFailed("dra-prepare-failed", "The kubelet could not prepare the Pod's ResourceClaims through their DRA driver (driver not running or not registered on the node, or NodePrepareResources failing or timing out).", [
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.status.resourceClaimStatuses}'",
+        "kubectl get resourceclaims -n {ns} -o wide",
+        "kubectl get resourceslices -o wide",
+        "kubectl get pods -A -o wide | grep -iE 'dra|kubelet-plugin'",
+    ]),
+    DeviceFault("device-fault", "A GPU or other accelerator on the node reported a hardware or driver fault (an NVIDIA Xid, an Ascend fault code); its workloads fail and the device may be marked unhealthy.", [
+        Node: "kubectl describe node {name}",
+        Pod: "kubectl describe node $(kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.nodeName}')",
+        Nvidia: "dmesg -T | grep -i xid   # on the node; the Xid code names the fault",
+        Nvidia: "nvidia-smi -q   # on the node; look for retired or remapped pages and ECC errors",
+        Ascend: "npu-smi info   # on the node",
+        "if the fault persists, cordon the node and reset or replace the device",
+    ]),
     RuntimeHandlerMissing("runtime-handler-missing", "The container runtime has no handler for the Pod's RuntimeClass.", [
         "kubectl get runtimeclass",
         Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.runtimeClassName}'",

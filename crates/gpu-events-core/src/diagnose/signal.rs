@@ -79,6 +79,11 @@ pub(super) fn read(record: &EventRecord) -> Signal {
         return container_status(record.reason.as_str());
     }
     let Some(reason) = record.reason.reason() else {
+        // Uncatalogued reasons of GPU health monitors (vendor node-problem-detector rules, DCGM
+        // or device-plugin health events) that report an NVIDIA Xid.
+        if mentions_xid(record.reason.as_str()) || mentions_xid(&record.note) {
+            return cause(Phase::Running, Cause::DeviceFault, Medium);
+        }
         return none;
     };
     let details = record.details.as_ref();
@@ -133,10 +138,8 @@ pub(super) fn read(record: &EventRecord) -> Signal {
         }
         Reason::Kueue(_) if record.reason == "Pending" => cause(Phase::Pending, Cause::Unknown, Medium),
 
-        // An accelerator fault reported by the device plugin: the devices are unhealthy.
-        Reason::AscendDevicePlugin(_) if record.reason == "Occur" => {
-            cause(Phase::Running, Cause::DevicePluginUnavailable, Medium)
-        }
+        // An accelerator fault reported by the device plugin: the device itself is faulty.
+        Reason::AscendDevicePlugin(_) if record.reason == "Occur" => cause(Phase::Running, Cause::DeviceFault, High),
 
         _ => match details {
             Some(Details::Ecosystem(EcosystemDetails::KarpenterEvicted(_))) => phase(Phase::Evicted),
@@ -238,10 +241,27 @@ fn kubelet_signal(reason: KubeletReason, record: &EventRecord, details: Option<&
         K::Evicted => cause(Phase::Evicted, Cause::NodePressureEviction, High),
         K::SystemOOM => cause(Phase::Running, Cause::HostOom, High),
         K::FailedMount | K::FailedMapVolume => cause(Phase::ContainerCreating, Cause::VolumeMountFailed, High),
-        K::FailedPrepareDynamicResources => cause(Phase::ContainerCreating, Cause::DevicePluginUnavailable, Medium),
+        K::FailedPrepareDynamicResources => cause(Phase::ContainerCreating, Cause::DraPrepareFailed, High),
         K::Unhealthy => Signal { phase: Some(Phase::Running), cause: None },
         _ => Signal { phase: None, cause: None },
     }
+}
+
+/// Whether `text` names an NVIDIA Xid (`Xid=79`, `NVRM: Xid (PCI:0000:3b:00): 79`,
+/// `XidCriticalError`, `GPUXidError`): `Xid`/`XID` not inside a lower-case word.
+pub(super) fn mentions_xid(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    text.match_indices("Xid").chain(text.match_indices("XID")).chain(text.match_indices("xid")).any(|(at, m)| {
+        let before = at.checked_sub(1).map(|i| bytes[i]);
+        let after = bytes.get(at + 3).copied();
+        let lower_word = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_lowercase());
+        let inside_word = if m == "xid" {
+            before.is_some_and(|b| b.is_ascii_alphanumeric()) || after.is_some_and(|b| b.is_ascii_alphabetic())
+        } else {
+            lower_word(before) || lower_word(after)
+        };
+        !inside_word
+    })
 }
 
 /// A runtime failure's cause, with the GPU markers that point at the driver.

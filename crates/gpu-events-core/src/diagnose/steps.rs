@@ -3,10 +3,10 @@
 //! [`StepScope`] the object and its evidence are in, with the object's names filled in.
 
 use super::{Cause, ObjectKey, StepScope};
-use crate::details::Details;
 use crate::details::node::{NodeDetails, VolumeProblem};
 use crate::details::scheduling::{NodeReason, SchedulingDetails};
 use crate::details::tensorfusion::TensorFusionDetails;
+use crate::details::{Details, EcosystemDetails};
 use crate::{EventRecord, Source};
 
 /// TensorFusion's kinds (API group `tensor-fusion.ai`), for pasted text that has no apiVersion.
@@ -56,8 +56,9 @@ struct Scopes {
 impl Scopes {
     fn of(object: &ObjectKey, evidence: &[EventRecord]) -> Scopes {
         let mentions_nvidia = |r: &EventRecord| {
-            let note = r.note.to_ascii_lowercase();
-            note.contains("nvidia") || note.contains("xid") || r.reason.as_str().to_ascii_lowercase().contains("xid")
+            r.note.to_ascii_lowercase().contains("nvidia")
+                || super::signal::mentions_xid(&r.note)
+                || super::signal::mentions_xid(r.reason.as_str())
         };
         Scopes {
             kind: object.kind.clone(),
@@ -103,6 +104,32 @@ fn specific(cause: Cause, object: &ObjectKey, evidence: &[EventRecord]) -> Vec<S
             .filter_map(|d| match d {
                 Details::TensorFusion(TensorFusionDetails::HypervisorCrashLoopRecreate(h)) => {
                     Some(format!("kubectl logs -n tensor-fusion-sys {} -c {} --previous", h.pod, h.container))
+                }
+                _ => None,
+            })
+            .collect(),
+        Cause::DraPrepareFailed => details
+            .flat_map(|d| match d {
+                Details::Node(NodeDetails::DynamicResourcesFailed(failed)) => {
+                    let claim = failed
+                        .claim
+                        .as_deref()
+                        .and_then(|c| c.split_once('/'))
+                        .map(|(claim_ns, claim)| format!("kubectl describe resourceclaim {claim} -n {claim_ns}"));
+                    let driver = failed
+                        .driver
+                        .as_deref()
+                        .map(|driver| format!("kubectl get resourceslices -o wide | grep {driver}"));
+                    claim.into_iter().chain(driver).collect()
+                }
+                _ => Vec::new(),
+            })
+            .collect(),
+        // The Ascend plugin's event regards its own Pod; the faulty NPU's node is in the note.
+        Cause::DeviceFault => details
+            .filter_map(|d| match d {
+                Details::Ecosystem(EcosystemDetails::NpuDeviceFault(fault)) => {
+                    Some(format!("kubectl describe node {}", fault.node_name))
                 }
                 _ => None,
             })
