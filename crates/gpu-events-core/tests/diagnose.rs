@@ -194,7 +194,7 @@ fn every_pasted_case_gets_the_cause_a_person_would_give() {
             include_str!("../../../tests/fixtures/cases/039-hami-mixed-reasons-filteringfailed.txt"),
             Cause::InsufficientGpu,
         ),
-        (include_str!("../../../tests/fixtures/cases/041-ocp-dgx-a100-container-init-oom.txt"), Cause::CrashLoop),
+        (include_str!("../../../tests/fixtures/cases/041-ocp-dgx-a100-container-init-oom.txt"), Cause::ContainerOom),
         (
             include_str!("../../../tests/fixtures/cases/045-kai-scheduler-unschedulable-no-age.txt"),
             Cause::InsufficientGpu,
@@ -228,7 +228,7 @@ fn every_pasted_case_gets_the_cause_a_person_would_give() {
 fn container_statuses_in_a_pasted_describe_set_the_phase() {
     let paste = "Name:         infer-0\nNamespace:    ml\nContainers:\n  main:\n    Image:          cuda\n    State:          Waiting\n      Reason:       CrashLoopBackOff\n    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\nEvents:\n  Type     Reason   Age                From     Message\n  ----     ------   ----               ----     -------\n  Warning  BackOff  2m (x30 over 50m)  kubelet  Back-off restarting failed container main in pod infer-0_ml(5f0c)\n";
     let [d]: [_; 1] = diagnose(&records(paste)).try_into().unwrap();
-    assert_eq!((d.phase, d.cause), (Phase::OomKilled, Cause::CrashLoop));
+    assert_eq!((d.phase, d.cause), (Phase::OomKilled, Cause::ContainerOom), "the restarts come from the memory limit");
     let pull = "Name:         web-0\nNamespace:    ml\nContainers:\n  main:\n    State:          Waiting\n      Reason:       ImagePullBackOff\nEvents:       <none>\n";
     let [d]: [_; 1] = diagnose(&records(pull)).try_into().unwrap();
     assert_eq!((d.phase, d.cause), (Phase::ContainerCreating, Cause::ImagePullFailed));
@@ -380,4 +380,50 @@ fn dra_and_device_faults_are_not_the_device_plugin() {
     // Xid inside a word is not an Xid.
     let oxide = "LAST SEEN   TYPE      REASON     OBJECT       MESSAGE\n2m          Warning   Corrosion   node/gpu-3   oxidezone sensor warning\n";
     assert!(diagnose(&records(oxide)).iter().all(|d| d.cause != Cause::DeviceFault));
+}
+
+#[test]
+fn a_cgroup_oom_is_the_container_limit_and_a_system_oom_the_node() {
+    let node_event = |reason: &str, message: &str| {
+        let text = format!(
+            "LAST SEEN   TYPE      REASON   OBJECT       MESSAGE\n5m          Warning   {reason}   node/gpu-1   {message}\n"
+        );
+        let [d]: [_; 1] = diagnose(&records(&text)).try_into().unwrap();
+        d
+    };
+    let cgroup = node_event(
+        "OOMKilling",
+        "Memory cgroup out of memory: Killed process 4242 (python3) total-vm:26712340kB, anon-rss:15643924kB, file-rss:0kB, shmem-rss:4kB, UID:0 pgtables:31560kB oom_score_adj:-997",
+    );
+    assert_eq!((cgroup.cause, cgroup.confidence), (Cause::ContainerOom, Confidence::High));
+    assert!(cgroup.next_steps.contains(&"kubectl get pods -A -o wide --field-selector spec.nodeName=gpu-1".to_owned()));
+    assert!(!cgroup.next_steps.iter().any(|s| s.contains("top pods")), "{:?}", cgroup.next_steps);
+
+    let with_memcg = node_event(
+        "OOMKilling",
+        "oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=1f,mems_allowed=0,oom_memcg=/kubepods/burstable/pod0b6f9c8e-1d2a-4c3b-9e8f-7a6b5c4d3e2f/1f,task_memcg=/kubepods/burstable/pod0b6f9c8e-1d2a-4c3b-9e8f-7a6b5c4d3e2f/1f,task=python,pid=7,uid=0\nMemory cgroup out of memory: Killed process 7 (python) total-vm:1kB, anon-rss:1kB, file-rss:0kB",
+    );
+    assert_eq!(with_memcg.cause, Cause::ContainerOom);
+    assert!(
+        with_memcg.next_steps[0].contains("@.metadata.uid==\"0b6f9c8e-1d2a-4c3b-9e8f-7a6b5c4d3e2f\""),
+        "{:?}",
+        with_memcg.next_steps
+    );
+
+    let system = node_event(
+        "OOMKilling",
+        "Out of memory: Killed process 12345 (python) total-vm:1kB, anon-rss:1kB, file-rss:0kB",
+    );
+    assert_eq!((system.cause, system.confidence), (Cause::HostOom, Confidence::High));
+    assert!(system.next_steps.contains(&"kubectl describe node gpu-1".to_owned()), "{:?}", system.next_steps);
+    let kubelet = node_event("SystemOOM", "System OOM encountered, victim process: python, pid: 4567");
+    assert_eq!(kubelet.cause, Cause::HostOom);
+    // The bare kernel line does not say which: the node, with less confidence.
+    let bare = node_event("OOMKilling", "Killed process 1 (java) total-vm:1kB, anon-rss:1kB, file-rss:0kB");
+    assert_eq!((bare.cause, bare.confidence), (Cause::HostOom, Confidence::Medium));
+
+    // A Pod's own OOM (status, or the runtime's container init OOM): its limits and last state.
+    let init = case(include_str!("../../../tests/fixtures/cases/041-ocp-dgx-a100-container-init-oom.txt"));
+    let init = steps(init);
+    assert!(init.iter().any(|s| s.contains(".resources.limits")), "{init:?}");
 }

@@ -177,6 +177,12 @@ causes! {
         Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.status.containerStatuses[*].lastState}'",
         "kubectl describe {kind} {name} -n {ns}",
     ]),
+    ContainerOom("container-oom", "A container used more memory than its limit and the kernel killed it in its memory cgroup (OOMKilled).", [
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.containers[*].resources.limits}'",
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.status.containerStatuses[*].lastState.terminated}'",
+        Node: "kubectl get pods -A -o wide --field-selector spec.nodeName={name}",
+        "raise the container's memory limit, or lower its use (batch size, data-loader workers, model staging in host memory)",
+    ]),
     HostOom("host-oom", "The node ran out of memory and the kernel killed processes outside any container's own limit.", [
         Node: "kubectl describe node {name}",
         Pod: "kubectl describe node $(kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.nodeName}')",

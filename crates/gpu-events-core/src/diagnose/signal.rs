@@ -3,7 +3,7 @@
 //! TensorFusion errors whose text is the only discriminator, a marker in the note).
 
 use super::{Cause, Confidence, Phase};
-use crate::details::node::{NodeDetails, RuntimeCause};
+use crate::details::node::{NodeDetails, OomScope, RuntimeCause};
 use crate::details::scheduling::{NodeReason, SchedulingDetails};
 use crate::details::{Details, EcosystemDetails};
 use crate::reason::{
@@ -121,9 +121,15 @@ pub(super) fn read(record: &EventRecord) -> Signal {
         }
         Reason::TensorFusion(tf) => tensorfusion(tf, note),
         Reason::Kubelet(kubelet) => kubelet_signal(kubelet, record, details),
-        Reason::NodeProblemDetector(NodeProblemDetectorReason::OOMKilling) => {
-            cause(Phase::Running, Cause::HostOom, High)
-        }
+        // The kernel line says whether a memory cgroup (a container's limit) or the node ran out.
+        Reason::NodeProblemDetector(NodeProblemDetectorReason::OOMKilling) => match details {
+            Some(Details::Node(NodeDetails::OomKill(kill))) => match kill.scope {
+                Some(OomScope::MemoryCgroup) => cause(Phase::Running, Cause::ContainerOom, High),
+                Some(OomScope::System) => cause(Phase::Running, Cause::HostOom, High),
+                _ => cause(Phase::Running, Cause::HostOom, Medium),
+            },
+            _ => cause(Phase::Running, Cause::HostOom, Medium),
+        },
         // The RuntimeClass admission plugin rejects the Pod before it exists.
         Reason::ControllerManager(ControllerManagerReason::FailedCreate) if note.contains("RuntimeClass") => {
             cause(Phase::Pending, Cause::RuntimeHandlerMissing, High)
@@ -153,7 +159,7 @@ pub(super) fn read(record: &EventRecord) -> Signal {
 fn container_status(reason: &str) -> Signal {
     use Confidence::{High, Medium};
     match reason {
-        "OOMKilled" => cause(Phase::OomKilled, Cause::CrashLoop, High),
+        "OOMKilled" => cause(Phase::OomKilled, Cause::ContainerOom, High),
         "CrashLoopBackOff" => cause(Phase::CrashLoopBackOff, Cause::CrashLoop, High),
         "ImagePullBackOff" | "ErrImagePull" | "InvalidImageName" | "ErrImageNeverPull" => {
             cause(Phase::ContainerCreating, Cause::ImagePullFailed, High)
@@ -288,7 +294,7 @@ fn runtime_cause(runtime: &RuntimeCause, error: &str) -> Cause {
         RuntimeCause::NvidiaContainerCli { .. } => Cause::NvidiaRuntimeMissing,
         RuntimeCause::RuntimeBinaryMissing { .. } => Cause::RuntimeHandlerMissing,
         RuntimeCause::CriSocketUnavailable { .. } => Cause::CriUnavailable,
-        RuntimeCause::ContainerInitOomKilled => Cause::CrashLoop,
+        RuntimeCause::ContainerInitOomKilled => Cause::ContainerOom,
         // Kata/CoCo GPU cold plug reads the kubelet's PodResources API: the device side failed.
         RuntimeCause::DeviceColdPlugFailed { .. } => Cause::DevicePluginUnavailable,
         _ => Cause::Unknown,

@@ -134,6 +134,17 @@ fn specific(cause: Cause, object: &ObjectKey, evidence: &[EventRecord]) -> Vec<S
                 _ => None,
             })
             .collect(),
+        // The kernel names the memory cgroup of the Pod whose container hit its limit.
+        Cause::ContainerOom => details
+            .filter_map(|d| match d {
+                Details::Node(NodeDetails::OomKill(kill)) => kill.pod_uid.as_deref().map(|uid| {
+                    format!(
+                        "kubectl get pods -A -o jsonpath='{{range .items[?(@.metadata.uid==\"{uid}\")]}}{{.metadata.namespace}}/{{.metadata.name}}{{end}}'"
+                    )
+                }),
+                _ => None,
+            })
+            .collect(),
         _ => Vec::new(),
     }
 }

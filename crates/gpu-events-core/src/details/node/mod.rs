@@ -40,7 +40,7 @@ pub use image::{
     ContainerWaiting, ImageInspectFailed, ImageNeverPull, ImagePullBackOff, ImagePullFailed, InspectStep,
     PullFailureCause, PulledImage, PullingImage, RestartBackOff,
 };
-pub use oom::{OomKill, SystemOom};
+pub use oom::{OomKill, OomScope, SystemOom};
 pub use probe::{ProbeFailed, ProbeKind, ProbeWarning};
 pub use runtime::{DynamicResourcesFailed, RuntimeCause, RuntimeFailure, RuntimeLog, RuntimePhase};
 pub use volume::{VolumeMultiAttach, VolumeOperationFailed, VolumeProblem, VolumesNotMounted};
