@@ -427,3 +427,67 @@ fn a_cgroup_oom_is_the_container_limit_and_a_system_oom_the_node() {
     let init = steps(init);
     assert!(init.iter().any(|s| s.contains(".resources.limits")), "{init:?}");
 }
+
+#[test]
+fn a_mixed_fit_error_names_the_cause_a_person_would() {
+    let fit = |reasons: &str| {
+        let text = format!("  Warning  FailedScheduling  2m  default-scheduler  {reasons}\n");
+        single(&text).1
+    };
+    use Cause::*;
+    let cases: &[(&str, Cause)] = &[
+        // The nodes the Pod may run on are short of GPUs; the tainted ones are not candidates.
+        (
+            "0/5 nodes are available: 2 Insufficient nvidia.com/gpu, 3 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }. preemption: 0/5 nodes are available: 2 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling.",
+            InsufficientGpu,
+        ),
+        (
+            "0/5 nodes are available: 1 Insufficient nvidia.com/gpu, 4 node(s) had untolerated taint {dedicated: training}.",
+            InsufficientGpu,
+        ),
+        // Every node is excluded by taints.
+        ("0/5 nodes are available: 5 node(s) had untolerated taint {nvidia.com/gpu: present}.", UntoleratedTaint),
+        // GPU nodes tainted, the others not selected: the toleration is missing.
+        (
+            "0/5 nodes are available: 2 node(s) had untolerated taint {nvidia.com/gpu: present}, 3 node(s) didn't match Pod's node affinity/selector.",
+            UntoleratedTaint,
+        ),
+        // Only the control plane is tainted: the selector matches no worker.
+        (
+            "0/5 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 4 node(s) didn't match Pod's node affinity/selector.",
+            NodeAffinityMismatch,
+        ),
+        (
+            "0/5 nodes are available: 3 node(s) had untolerated taint {node.kubernetes.io/unreachable: }, 2 node(s) didn't match Pod's node affinity/selector.",
+            NodeAffinityMismatch,
+        ),
+        // Neither says which nodes have GPUs: the reason on more nodes.
+        (
+            "0/5 nodes are available: 2 node(s) had untolerated taint {dedicated: ml}, 3 node(s) didn't match Pod's node affinity/selector.",
+            NodeAffinityMismatch,
+        ),
+        (
+            "0/5 nodes are available: 3 node(s) had untolerated taint {dedicated: ml}, 2 node(s) didn't match Pod's node affinity/selector.",
+            UntoleratedTaint,
+        ),
+        // Nodes with a GPU to spare lack memory.
+        ("0/5 nodes are available: 1 Insufficient nvidia.com/gpu, 4 Insufficient memory.", InsufficientResources),
+        (
+            "0/8 nodes are available: 1 Insufficient cpu, 3 Insufficient memory, 8 Insufficient nvidia.com/gpu.",
+            InsufficientGpu,
+        ),
+        ("0/3 nodes are available: 3 Insufficient cpu.", InsufficientResources),
+        (
+            "0/3 nodes are available: 1 node(s) had volume node affinity conflict, 2 node(s) had untolerated taint {dedicated: ml}.",
+            VolumeMountFailed,
+        ),
+        (
+            "0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+            VolumeMountFailed,
+        ),
+        ("0/2 nodes are available: 2 ExceedsGPUQuota, 1 Insufficient nvidia.com/gpu.", GpuQuotaExceeded),
+    ];
+    for (message, want) in cases {
+        assert_eq!(fit(message), *want, "{message}");
+    }
+}

@@ -85,6 +85,10 @@ causes! {
         Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.containers[*].resources}'",
         "check whether a node autoscaler (Karpenter, cluster-autoscaler) can add a GPU node",
     ]),
+    InsufficientResources("insufficient-resources", "The nodes the Pod may run on have GPUs to spare but not enough CPU, memory or Pod slots for its request.", [
+        "kubectl describe nodes | grep -A10 'Allocated resources'",
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.containers[*].resources}'",
+    ]),
     UntoleratedTaint("untolerated-taint", "The GPU nodes carry a taint the Pod does not tolerate.", [
         "kubectl get nodes -o custom-columns=NAME:.metadata.name,TAINTS:.spec.taints",
         Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.tolerations}'",

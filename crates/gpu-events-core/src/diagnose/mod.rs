@@ -7,8 +7,38 @@
 //! `Insufficient nvidia.com/gpu`, a runtime chain's missing `nvidia` handler); otherwise the
 //! catalogue reason does, with lower confidence. Objects with no Warning and no stuck signal are
 //! left out.
+//!
+//! # FitErrors: which per-node reason is the cause
+//!
+//! The scheduler filters each node in plugin order (NodeUnschedulable, NodeName,
+//! TaintToleration, NodeAffinity, NodeResourcesFit, the volume plugins, ...) and reports, per
+//! node, the plugin that rejected it. So a node counted under `Insufficient nvidia.com/gpu`
+//! passed the taint and affinity filters: it is a node the Pod may run on, and it is short.
+//! Nodes counted under a taint or an affinity mismatch are nodes the Pod may not run on at all.
+//! The rule, in order:
+//!
+//! 1. A quota token (an extender's `ExceedsGPUQuota`) names the cause outright:
+//!    `gpu-quota-exceeded`.
+//! 2. Nodes short of an accelerator (`Insufficient nvidia.com/gpu`, `amd.com/gpu`, MIG
+//!    profiles, vendor tokens such as HAMi's `NodeUnfitPod`, DRA's `cannot allocate all
+//!    claims`): `insufficient-gpu`, however many other nodes taints or affinity exclude; unless
+//!    more nodes are short of CPU, memory or Pod slots than of GPUs, so that some nodes have a
+//!    GPU to spare and lack the rest: `insufficient-resources`.
+//! 3. Otherwise nodes that passed placement and failed later: short of CPU, memory or Pod slots
+//!    (`insufficient-resources`), or of a volume's zone or attach limit (`volume-mount-failed`),
+//!    the one on more nodes.
+//! 4. Otherwise every node is excluded by placement. Only taints: `untolerated-taint`; only
+//!    affinity: `node-affinity-mismatch`. Both: a taint that names an accelerator
+//!    (`nvidia.com/gpu`, `dedicated: gpu`) means the GPU nodes are the tainted ones
+//!    (`untolerated-taint`); taints that are only node states or roles
+//!    (`node.kubernetes.io/unreachable`, `node-role.kubernetes.io/control-plane`) mean the
+//!    tainted nodes were never candidates (`node-affinity-mismatch`); else the reason on more
+//!    nodes, a tie going to the taint (its filter runs first).
+//! 5. A FitError with no per-node reason but a PVC PreFilter message (`pod has unbound immediate
+//!    PersistentVolumeClaims`): `volume-mount-failed`. Anything else: no cause.
 
 mod cause;
+mod fit;
 mod signal;
 mod steps;
 

@@ -4,7 +4,7 @@
 
 use super::{Cause, Confidence, Phase};
 use crate::details::node::{NodeDetails, OomScope, RuntimeCause};
-use crate::details::scheduling::{NodeReason, SchedulingDetails};
+use crate::details::scheduling::SchedulingDetails;
 use crate::details::{Details, EcosystemDetails};
 use crate::reason::{
     ClusterAutoscalerReason, ControllerManagerReason, KarpenterReason, KubeletReason, NodeProblemDetectorReason,
@@ -27,48 +27,6 @@ const fn phase(phase: Phase) -> Signal {
 
 const fn cause(phase: Phase, cause: Cause, confidence: Confidence) -> Signal {
     Signal { phase: Some(phase), cause: Some((cause, confidence)) }
-}
-
-/// Whether a resource name is an accelerator (`nvidia.com/gpu`, `nvidia.com/mig-1g.5gb`,
-/// `amd.com/gpu`, `aliyun.com/gpu-mem`, KAI's `GPUs` / `GPU memory`, TensorFusion's TFLOPS/VRAM).
-fn is_gpu_resource(resource: &str) -> bool {
-    let lower = resource.to_ascii_lowercase();
-    ["gpu", "mig-", "npu", "tflops", "vram", "neuron", "tpu"].iter().any(|m| lower.contains(m))
-}
-
-/// The reading of a FitError's per-node reasons: the dominant blocking reason wins.
-fn fit_error_cause(reasons: &[crate::details::scheduling::ReasonCount]) -> Option<Cause> {
-    let mut best: Option<(u32, Cause)> = None;
-    for entry in reasons {
-        let cause = match &entry.reason {
-            NodeReason::Insufficient { resource, .. } if is_gpu_resource(resource) => Cause::InsufficientGpu,
-            NodeReason::UntoleratedTaint { .. } => Cause::UntoleratedTaint,
-            NodeReason::NodeAffinity { .. } => Cause::NodeAffinityMismatch,
-            NodeReason::VolumeAffinity { .. } | NodeReason::Volume { .. } => Cause::VolumeMountFailed,
-            // Extender and vendor tokens: quotas (`ExceedsGPUQuota`) and GPU shortages (HAMi's
-            // `NodeUnfitPod`, `CardInsufficientMemory`, `NodeInsufficientDevice`).
-            NodeReason::Other { text } if text.to_ascii_lowercase().contains("quota") => Cause::GpuQuotaExceeded,
-            NodeReason::Other { text }
-                if ["gpu", "nodeunfitpod", "cardinsufficient", "insufficientdevice"]
-                    .iter()
-                    .any(|m| text.to_ascii_lowercase().contains(m)) =>
-            {
-                Cause::InsufficientGpu
-            }
-            _ => continue,
-        };
-        // A GPU shortage explains a GPU Pod best; otherwise the reason on the most nodes.
-        let weight = entry.count
-            + match cause {
-                Cause::GpuQuotaExceeded => 2_000_000,
-                Cause::InsufficientGpu => 1_000_000,
-                _ => 0,
-            };
-        if best.is_none_or(|(w, _)| weight > w) {
-            best = Some((weight, cause));
-        }
-    }
-    best.map(|(_, cause)| cause)
 }
 
 /// What a record says.
@@ -99,7 +57,7 @@ pub(super) fn read(record: &EventRecord) -> Signal {
                 || record.reason == "FilteringFailed" =>
         {
             match details {
-                Some(Details::Scheduling(SchedulingDetails::FitError(fit))) => match fit_error_cause(&fit.reasons) {
+                Some(Details::Scheduling(SchedulingDetails::FitError(fit))) => match super::fit::cause(fit) {
                     Some(cause_) => cause(Phase::Pending, cause_, High),
                     None => cause(Phase::Pending, Cause::Unknown, Medium),
                 },
@@ -139,7 +97,7 @@ pub(super) fn read(record: &EventRecord) -> Signal {
         }
         // Kueue holds the Workload for lack of quota in its ClusterQueue: a GPU quota only when
         // the message names a GPU resource.
-        Reason::Kueue(_) if record.reason == "Pending" && is_gpu_resource(note) => {
+        Reason::Kueue(_) if record.reason == "Pending" && super::fit::is_gpu_resource(note) => {
             cause(Phase::Pending, Cause::GpuQuotaExceeded, Medium)
         }
         Reason::Kueue(_) if record.reason == "Pending" => cause(Phase::Pending, Cause::Unknown, Medium),
