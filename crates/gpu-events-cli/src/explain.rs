@@ -228,11 +228,13 @@ fn summary_table(report: &SummaryReport, out: &mut impl Write) -> Result<(), Err
 }
 
 fn diagnosis_block(d: &Diagnosis, now: DateTime<Utc>, out: &mut impl Write) -> Result<(), Error> {
-    let object = format!(
-        "{}/{}",
-        d.object.kind.as_deref().unwrap_or("unknown").to_lowercase(),
-        d.object.name.as_deref().unwrap_or("<unknown>")
-    );
+    // A pasted Events section names neither kind nor object: say so, with the kind its
+    // reasons imply.
+    let kind = d.kind().map_or_else(|| "object".to_owned(), |k| k.to_lowercase());
+    let object = match d.object.name.as_deref() {
+        Some(name) => format!("{kind}/{name}"),
+        None => format!("{kind} (not named in the input)"),
+    };
     let namespace = d.object.namespace.as_deref().map(|ns| format!(" -n {ns}")).unwrap_or_default();
     writeln!(
         out,

@@ -58,6 +58,9 @@ fn admission_failures_are_the_device_plugin() {
     for text in [
         include_str!("../../../tests/fixtures/cases/005-hami-unexpectedadmission-eof.txt"),
         include_str!("../../../tests/fixtures/cases/051-gke-node-reboot-unhealthy-devices-redacted.txt"),
+        // The kubelet's clock is a second behind the scheduler's: Scheduled (16s) reads as
+        // newer than the admission failure (17s), but admission comes after scheduling.
+        include_str!("../../../tests/fixtures/cases/023-mig-nvml-insufficient-permissions.txt"),
     ] {
         assert_eq!(single(case(text)).0, Phase::Failed);
         assert_eq!(single(case(text)).1, Cause::DevicePluginUnavailable);
@@ -91,6 +94,16 @@ fn the_bundled_sample_gets_a_diagnosis_per_stuck_pod() {
     assert_eq!(find("nvidia-dcgm-exporter-qd6vj").cause, Cause::NvidiaRuntimeMissing);
     assert_eq!(find("nvidia-example-workload").cause, Cause::CdiDeviceUnresolvable);
     assert_eq!(find("gpu-pod").cause, Cause::DevicePluginUnavailable);
+    // The kubelet counted all 8 GPUs in use at admission: a GPU shortage, not the plugin.
+    assert_eq!((find("trainer-7f9c").phase, find("trainer-7f9c").cause), (Phase::Failed, Cause::InsufficientGpu));
+    // Nominated, then Scheduled: the node came; nothing since says the Pod is stuck.
+    assert!(diagnoses.iter().all(|d| d.object.name.as_deref() != Some("sd-worker-gpu-85d22")), "{diagnoses:#?}");
+    // The hypervisor Pod of a GPUNode, not the GPUNode, has logs.
+    let hypervisor = &find("gpu-node-1").next_steps;
+    assert_eq!(hypervisor[0], "kubectl logs -n tensor-fusion-sys hypervisor-gpu-node-1 -c hypervisor --previous");
+    assert!(!hypervisor.iter().any(|s| s.starts_with("kubectl logs gpu-node-1")), "{hypervisor:?}");
+    let probe = &find("driver-probe-gpu-node-2").next_steps;
+    assert!(probe.contains(&"kubectl logs job/driver-probe-gpu-node-2 -n tensor-fusion-sys --all-containers".to_owned()));
     assert_eq!(find("llama-infer-6b7d9").cause, Cause::CrashLoop);
     assert_eq!(find("llama-infer-6b7d9").phase, Phase::CrashLoopBackOff);
     assert_eq!(find("batch-embed-x2").cause, Cause::NodePressureEviction);
@@ -490,4 +503,35 @@ fn a_mixed_fit_error_names_the_cause_a_person_would() {
     for (message, want) in cases {
         assert_eq!(fit(message), *want, "{message}");
     }
+}
+
+#[test]
+fn a_pod_past_its_scheduling_problem_is_not_stuck_on_it() {
+    let history = format!(
+        "{DESCRIBE_ML_POD}  Warning  FailedScheduling  12m  default-scheduler  0/3 nodes are available: 3 Insufficient nvidia.com/gpu.\n  Normal   Nominated         11m  karpenter          Pod should schedule on: nodeclaim/gpu-x\n  Normal   Scheduled         9m   default-scheduler  Successfully assigned ml/llama-2 to gpu-x\n"
+    );
+    assert!(diagnose(&records(&history)).is_empty(), "scheduled after the shortage");
+    // What happens after scheduling is the diagnosis.
+    let mount = format!(
+        "{history}  Warning  FailedMount       2m (x4 over 8m)  kubelet  MountVolume.SetUp failed for volume \"hf\" : secret \"hf\" not found\n"
+    );
+    let [d]: [_; 1] = diagnose(&records(&mount)).try_into().unwrap();
+    assert_eq!((d.phase, d.cause), (Phase::ContainerCreating, Cause::VolumeMountFailed));
+}
+
+#[test]
+fn rows_without_a_type_or_an_object_are_read_with_the_catalogue() {
+    // An e2e dump prints no type: FailedPlacement is only ever a Warning, and regards a DaemonSet.
+    let e2e = case(include_str!("../../../tests/fixtures/cases/029-e2e-failedplacement-daemonset-controller.txt"));
+    let [d]: [_; 1] = diagnose(&records(e2e)).try_into().unwrap();
+    assert_eq!((d.phase, d.cause), (Phase::Pending, Cause::InsufficientResources), "cpu, requested 150 of 50 free");
+    assert_eq!(d.kind().as_deref(), Some("DaemonSet"));
+    // A Kueue Workload's Events section: steps for a Workload, not a Pod.
+    let kueue = case(include_str!("../../../tests/fixtures/cases/047-xpk-kueue-admission-pending-tpu.txt"));
+    let kueue = steps(kueue);
+    assert!(kueue.contains(&"kubectl describe workload NAME".to_owned()), "{kueue:?}");
+    assert!(kueue.iter().any(|s| s.contains("clusterqueues")), "{kueue:?}");
+    // The Ascend fault names its node: one way to describe it, not two.
+    let ascend = steps(case(include_str!("../../../tests/fixtures/cases/049-ascend-npu-device-fault-event.txt")));
+    assert_eq!(ascend.iter().filter(|s| s.starts_with("kubectl describe node")).count(), 1, "{ascend:?}");
 }

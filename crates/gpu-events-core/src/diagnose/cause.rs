@@ -85,7 +85,7 @@ causes! {
         Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.containers[*].resources}'",
         "check whether a node autoscaler (Karpenter, cluster-autoscaler) can add a GPU node",
     ]),
-    InsufficientResources("insufficient-resources", "The nodes the Pod may run on have GPUs to spare but not enough CPU, memory or Pod slots for its request.", [
+    InsufficientResources("insufficient-resources", "The nodes the Pod may run on lack CPU, memory or Pod slots (not GPUs) for its request.", [
         "kubectl describe nodes | grep -A10 'Allocated resources'",
         Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.containers[*].resources}'",
     ]),
@@ -217,12 +217,14 @@ causes! {
         "kubectl describe {kind} {name} -n {ns}",
     ]),
     CudaDriverMismatch("cuda-driver-mismatch", "The GPU driver on the node is missing, not loaded, or too old for the container's CUDA.", [
+        TensorFusion: "kubectl logs job/{name} -n {ns} --all-containers",
         "kubectl get pods -n gpu-operator -o wide | grep driver",
         "nvidia-smi   # on the node",
     ]),
     Unknown("unknown", "The events do not point at a known cause.", [
         "kubectl describe {kind} {name} -n {ns}",
         "kubectl get events -n {ns} --field-selector involvedObject.name={name}",
+        Kueue: "kubectl get clusterqueues -o wide",
     ]),
 }
 

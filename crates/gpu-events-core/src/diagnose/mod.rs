@@ -39,6 +39,7 @@
 
 mod cause;
 mod fit;
+mod reading;
 mod signal;
 mod steps;
 
@@ -50,7 +51,7 @@ use serde::Serialize;
 pub use cause::{Cause, Step, StepScope};
 
 use crate::EventRecord;
-use crate::EventType;
+use reading::{Reading, conclude};
 
 /// The phase an object is stuck in, as `kubectl get pods` shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, JsonSchema)]
@@ -123,6 +124,14 @@ pub struct Diagnosis {
     pub next_steps: Vec<String>,
 }
 
+impl Diagnosis {
+    /// The object's kind: as the input names it, else the one kind the catalogue gives every
+    /// evidence reason (a pasted Events section of a Pod has no kind), else `None`.
+    pub fn kind(&self) -> Option<String> {
+        steps::likely_kind(&self.object, &self.evidence)
+    }
+}
+
 /// Diagnose every object that has a Warning event or a stuck signal, in object order.
 pub fn diagnose(records: &[EventRecord]) -> Vec<Diagnosis> {
     let mut by_object: BTreeMap<ObjectKey, Vec<&EventRecord>> = BTreeMap::new();
@@ -141,59 +150,6 @@ impl ObjectKey {
             name: record.regarding.name.clone(),
         }
     }
-}
-
-/// What one record contributes to its object's diagnosis; small, so a summary of a large dump
-/// keeps one per record without keeping the records.
-#[derive(Clone, Copy, Debug)]
-struct Reading {
-    time: Option<chrono::DateTime<chrono::Utc>>,
-    index: usize,
-    signal: signal::Signal,
-    warning: bool,
-}
-
-impl Reading {
-    fn of(record: &EventRecord, index: usize) -> Reading {
-        Reading {
-            time: record.last_timestamp,
-            index,
-            signal: signal::read(record),
-            warning: record.type_ == Some(EventType::Warning),
-        }
-    }
-}
-
-/// Phase, cause and confidence of one object from its readings (sorted latest first here);
-/// `None` when nothing is wrong.
-fn conclude(readings: &mut [Reading]) -> Option<(Phase, Cause, Confidence)> {
-    if !readings.iter().any(|r| r.warning || r.signal.cause.is_some()) {
-        return None;
-    }
-    // Latest first. Equal times (ages in a pasted table are coarse) keep the input's order,
-    // reversed: kubectl lists events oldest first.
-    readings.sort_by_key(|r| std::cmp::Reverse((r.time, r.index)));
-    let phase = readings.iter().find_map(|r| r.signal.phase).unwrap_or(Phase::Unknown);
-    let causes = || readings.iter().filter_map(|r| r.signal.cause.map(|c| (c, r.signal.phase)));
-    // The newest known cause in the current phase; else the newest known cause; else unknown.
-    let known = |(c, _): &((Cause, Confidence), Option<Phase>)| c.0 != Cause::Unknown;
-    let (cause, confidence) = causes()
-        .filter(known)
-        .find(|(_, p)| *p == Some(phase))
-        .or_else(|| causes().find(known))
-        .map(|(c, _)| c)
-        .or_else(|| causes().next().map(|(c, _)| c))
-        .unwrap_or((Cause::Unknown, Confidence::Low));
-    // A Pod that got past the phase of its last problem (Scheduled, Started after
-    // FailedScheduling) is not stuck.
-    let resolved = phase == Phase::Running
-        && !readings
-            .iter()
-            .any(|r| r.signal.cause.is_some_and(|(c, _)| c == cause) && r.signal.phase == Some(Phase::Running));
-    if resolved {
-        return None;
-    }
-    Some((phase, cause, confidence))
 }
 
 fn diagnose_object(object: ObjectKey, records: &[&EventRecord]) -> Option<Diagnosis> {

@@ -92,6 +92,14 @@ pub(super) fn read(record: &EventRecord) -> Signal {
         Reason::ControllerManager(ControllerManagerReason::FailedCreate) if note.contains("RuntimeClass") => {
             cause(Phase::Pending, Cause::RuntimeHandlerMissing, High)
         }
+        // The old DaemonSet controller's placement check: the node lacks the resource.
+        Reason::ControllerManager(ControllerManagerReason::FailedPlacement) => match details {
+            Some(Details::Node(NodeDetails::DaemonPlacementFailed(placement))) => match &placement.insufficient {
+                Some(short) => cause(Phase::Pending, shortage(&short.resource), High),
+                None => cause(Phase::Pending, Cause::Unknown, Medium),
+            },
+            _ => cause(Phase::Pending, Cause::Unknown, Medium),
+        },
         Reason::ControllerManager(ControllerManagerReason::FailedAttachVolume) => {
             cause(Phase::ContainerCreating, Cause::VolumeMountFailed, High)
         }
@@ -110,6 +118,11 @@ pub(super) fn read(record: &EventRecord) -> Signal {
             _ => none,
         },
     }
+}
+
+/// The cause of a node lacking `resource`: GPUs, or something else.
+fn shortage(resource: &str) -> Cause {
+    if super::fit::is_gpu_resource(resource) { Cause::InsufficientGpu } else { Cause::InsufficientResources }
 }
 
 /// A container state reason read from a pasted Pod status (`State: Waiting` / `Last State:
@@ -201,7 +214,12 @@ fn kubelet_signal(reason: KubeletReason, record: &EventRecord, details: Option<&
             }
             _ => cause(Phase::ContainerCreating, Cause::Unknown, Medium),
         },
-        K::UnexpectedAdmissionError | K::OutOfResource => cause(Phase::Failed, Cause::DevicePluginUnavailable, High),
+        // The kubelet's own count at admission: the node's GPUs (or CPU, memory) are all in use.
+        K::OutOfResource => match node_details {
+            Some(NodeDetails::OutOfResource(short)) => cause(Phase::Failed, shortage(&short.resource), High),
+            _ => cause(Phase::Failed, Cause::DevicePluginUnavailable, Medium),
+        },
+        K::UnexpectedAdmissionError => cause(Phase::Failed, Cause::DevicePluginUnavailable, High),
         K::Evicted => cause(Phase::Evicted, Cause::NodePressureEviction, High),
         K::SystemOOM => cause(Phase::Running, Cause::HostOom, High),
         K::FailedMount | K::FailedMapVolume => cause(Phase::ContainerCreating, Cause::VolumeMountFailed, High),

@@ -29,20 +29,35 @@ const KARPENTER_KINDS: &[&str] = &["NodeClaim", "NodePool"];
 
 /// The next steps for `cause` on `object`, from its evidence (latest first).
 pub(super) fn next_steps(cause: Cause, object: &ObjectKey, evidence: &[EventRecord]) -> Vec<String> {
+    let object = &ObjectKey { kind: likely_kind(object, evidence), ..object.clone() };
     let scopes = Scopes::of(object, evidence);
-    let mut steps: Vec<String> = Vec::new();
-    let mut push = |step: String| {
-        if !steps.contains(&step) {
+    let mut steps = specific(cause, object, evidence);
+    steps.dedup();
+    // A specific step that names the node replaces the lookup of the object's node.
+    let node_named = steps.iter().any(|s| s.starts_with("kubectl describe node "));
+    for step in cause.steps().iter().filter(|s| s.scope.is_none_or(|scope| scopes.contains(scope))) {
+        let step = fill(step.template, object);
+        let replaced = node_named && step.starts_with("kubectl describe node ");
+        if !replaced && !steps.contains(&step) {
             steps.push(step);
         }
-    };
-    for step in specific(cause, object, evidence) {
-        push(step);
-    }
-    for step in cause.steps().iter().filter(|s| s.scope.is_none_or(|scope| scopes.contains(scope))) {
-        push(fill(step.template, object));
     }
     steps
+}
+
+/// The object's kind; when the input does not name it (a pasted Events section without its
+/// describe header), the one kind the catalogue gives every evidence reason (`FailedScheduling`
+/// regards a Pod, Kueue's `Pending` a Workload).
+pub(super) fn likely_kind(object: &ObjectKey, evidence: &[EventRecord]) -> Option<String> {
+    if object.kind.is_some() {
+        return object.kind.clone();
+    }
+    let mut kinds = evidence.iter().filter_map(|r| r.reason.reason()).map(|r| r.info().objects);
+    let first = match kinds.next()? {
+        [only] => *only,
+        _ => return None,
+    };
+    kinds.all(|k| k == [first]).then(|| first.to_owned())
 }
 
 /// The scopes a diagnosis is in.
