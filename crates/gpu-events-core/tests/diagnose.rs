@@ -103,7 +103,9 @@ fn the_bundled_sample_gets_a_diagnosis_per_stuck_pod() {
     assert_eq!(hypervisor[0], "kubectl logs -n tensor-fusion-sys hypervisor-gpu-node-1 -c hypervisor --previous");
     assert!(!hypervisor.iter().any(|s| s.starts_with("kubectl logs gpu-node-1")), "{hypervisor:?}");
     let probe = &find("driver-probe-gpu-node-2").next_steps;
-    assert!(probe.contains(&"kubectl logs job/driver-probe-gpu-node-2 -n tensor-fusion-sys --all-containers".to_owned()));
+    assert!(
+        probe.contains(&"kubectl logs job/driver-probe-gpu-node-2 -n tensor-fusion-sys --all-containers".to_owned())
+    );
     assert_eq!(find("llama-infer-6b7d9").cause, Cause::CrashLoop);
     assert_eq!(find("llama-infer-6b7d9").phase, Phase::CrashLoopBackOff);
     assert_eq!(find("batch-embed-x2").cause, Cause::NodePressureEviction);
@@ -291,6 +293,18 @@ fn volume_next_steps_name_what_is_missing() {
         "Unable to attach or mount volumes: unmounted volumes=[model-cache], unattached volumes=[model-cache]: timed out waiting for the condition",
     );
     assert!(timeout.contains(&"kubectl get pvc -n ml".to_owned()), "{timeout:?}");
+
+    // The kubelet's later timeouts name no kind: the older error that names the Secret decides,
+    // however many timeouts followed it.
+    let mut text = format!(
+        "{DESCRIBE_ML_POD}  Warning  FailedMount  20m  kubelet  MountVolume.SetUp failed for volume \"wandb\" : secret \"wandb-key\" not found\n"
+    );
+    for age in (2..=12).rev().step_by(2) {
+        text.push_str(&format!("  Warning  FailedMount  {age}m  kubelet  Unable to attach or mount volumes: unmounted volumes=[wandb], unattached volumes=[wandb]: timed out waiting for the condition\n"));
+    }
+    let [d]: [_; 1] = diagnose(&records(&text)).try_into().unwrap();
+    assert_eq!(d.next_steps[0], "kubectl get secret wandb-key -n ml", "{:?}", d.next_steps);
+    assert!(!mentions_claims(&d.next_steps), "{:?}", d.next_steps);
 
     // Every diagnosis ends with the generic steps, names filled in.
     for steps in [&secret, &config, &csi, &timeout] {

@@ -128,7 +128,7 @@ impl Diagnosis {
     /// The object's kind: as the input names it, else the one kind the catalogue gives every
     /// evidence reason (a pasted Events section of a Pod has no kind), else `None`.
     pub fn kind(&self) -> Option<String> {
-        steps::likely_kind(&self.object, &self.evidence)
+        steps::likely_kind(&self.object, self.evidence.iter())
     }
 }
 
@@ -155,18 +155,17 @@ impl ObjectKey {
 fn diagnose_object(object: ObjectKey, records: &[&EventRecord]) -> Option<Diagnosis> {
     let mut readings: Vec<Reading> = records.iter().enumerate().map(|(i, r)| Reading::of(r, i)).collect();
     let (phase, cause, confidence) = conclude(&mut readings)?;
-    let mut evidence: Vec<EventRecord> = readings
-        .iter()
-        .filter(|r| r.signal.cause.is_some_and(|(c, _)| c == cause))
-        .take(5)
-        .map(|r| records[r.index].clone())
-        .collect();
+    let supporting: Vec<&EventRecord> =
+        readings.iter().filter(|r| r.signal.cause.is_some_and(|(c, _)| c == cause)).map(|r| records[r.index]).collect();
+    let mut evidence: Vec<EventRecord> = supporting.iter().take(5).map(|r| (*r).clone()).collect();
     if let Some(latest) = readings.first().map(|r| records[r.index])
         && !evidence.iter().any(|e| e == latest)
     {
         evidence.push(latest.clone());
     }
-    let next_steps = steps::next_steps(cause, &object, &evidence);
+    // Steps read every supporting record: the one error that names a missing Secret may be
+    // older than the last five timeouts.
+    let next_steps = steps::next_steps(cause, &object, &supporting, &evidence);
     Some(Diagnosis { object, phase, cause, confidence, evidence, next_steps })
 }
 

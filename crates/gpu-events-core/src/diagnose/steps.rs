@@ -27,11 +27,17 @@ const TENSORFUSION_KINDS: &[&str] = &[
 /// Karpenter's kinds (API group `karpenter.sh`).
 const KARPENTER_KINDS: &[&str] = &["NodeClaim", "NodePool"];
 
-/// The next steps for `cause` on `object`, from its evidence (latest first).
-pub(super) fn next_steps(cause: Cause, object: &ObjectKey, evidence: &[EventRecord]) -> Vec<String> {
-    let object = &ObjectKey { kind: likely_kind(object, evidence), ..object.clone() };
-    let scopes = Scopes::of(object, evidence);
-    let mut steps = specific(cause, object, evidence);
+/// The next steps for `cause` on `object`, from the records that support the cause (latest
+/// first) and the diagnosis's evidence (for the kind, as [`Diagnosis::kind`](super::Diagnosis::kind)).
+pub(super) fn next_steps(
+    cause: Cause,
+    object: &ObjectKey,
+    supporting: &[&EventRecord],
+    evidence: &[EventRecord],
+) -> Vec<String> {
+    let object = &ObjectKey { kind: likely_kind(object, evidence.iter()), ..object.clone() };
+    let scopes = Scopes::of(object, supporting);
+    let mut steps = specific(cause, object, supporting);
     steps.dedup();
     // A specific step that names the node replaces the lookup of the object's node.
     let node_named = steps.iter().any(|s| s.starts_with("kubectl describe node "));
@@ -48,11 +54,11 @@ pub(super) fn next_steps(cause: Cause, object: &ObjectKey, evidence: &[EventReco
 /// The object's kind; when the input does not name it (a pasted Events section without its
 /// describe header), the one kind the catalogue gives every evidence reason (`FailedScheduling`
 /// regards a Pod, Kueue's `Pending` a Workload).
-pub(super) fn likely_kind(object: &ObjectKey, evidence: &[EventRecord]) -> Option<String> {
+pub(super) fn likely_kind<'a>(object: &ObjectKey, records: impl Iterator<Item = &'a EventRecord>) -> Option<String> {
     if object.kind.is_some() {
         return object.kind.clone();
     }
-    let mut kinds = evidence.iter().filter_map(|r| r.reason.reason()).map(|r| r.info().objects);
+    let mut kinds = records.filter_map(|r| r.reason.reason()).map(|r| r.info().objects);
     let first = match kinds.next()? {
         [only] => *only,
         _ => return None,
@@ -69,8 +75,8 @@ struct Scopes {
 }
 
 impl Scopes {
-    fn of(object: &ObjectKey, evidence: &[EventRecord]) -> Scopes {
-        let mentions_nvidia = |r: &EventRecord| {
+    fn of(object: &ObjectKey, evidence: &[&EventRecord]) -> Scopes {
+        let mentions_nvidia = |r: &&EventRecord| {
             r.note.to_ascii_lowercase().contains("nvidia")
                 || super::signal::mentions_xid(&r.note)
                 || super::signal::mentions_xid(r.reason.as_str())
@@ -110,11 +116,20 @@ impl Scopes {
 }
 
 /// Steps that the typed details of the evidence make specific.
-fn specific(cause: Cause, object: &ObjectKey, evidence: &[EventRecord]) -> Vec<String> {
+fn specific(cause: Cause, object: &ObjectKey, evidence: &[&EventRecord]) -> Vec<String> {
     let ns = object.namespace.as_deref();
     let details = evidence.iter().filter_map(|r| r.details.as_ref());
     match cause {
-        Cause::VolumeMountFailed => details.flat_map(|d| volume_steps(d, ns)).collect(),
+        Cause::VolumeMountFailed => {
+            let named: Vec<String> = details.clone().flat_map(|d| volume_steps(d, ns)).collect();
+            // The kubelet's timeout names no kind; an earlier error that does says what to fix.
+            let timed_out = details.clone().any(|d| matches!(d, Details::Node(NodeDetails::VolumesNotMounted(_))));
+            match (named.is_empty(), timed_out, ns) {
+                (true, true, Some(ns)) => vec![format!("kubectl get pvc -n {ns}"), format!("kubectl describe pvc -n {ns}")],
+                (true, true, None) => vec!["kubectl get pvc".to_owned(), "kubectl describe pvc".to_owned()],
+                _ => named,
+            }
+        }
         Cause::CrashLoop => details
             .filter_map(|d| match d {
                 Details::TensorFusion(TensorFusionDetails::HypervisorCrashLoopRecreate(h)) => {
@@ -189,7 +204,6 @@ fn volume_steps(details: &Details, ns: Option<&str>) -> Vec<String> {
             format!("kubectl get volumeattachments | grep {}", attach.volume),
             format!("kubectl get pods{ns} -o wide"),
         ],
-        Details::Node(NodeDetails::VolumesNotMounted(_)) => claims(),
         Details::Scheduling(SchedulingDetails::FitError(fit))
             if fit
                 .reasons
