@@ -291,10 +291,12 @@ fn clean(cell: &str) -> String {
 
 fn row(record: &EventRecord, now: DateTime<Utc>) -> Vec<String> {
     let mut last_seen = match record.last_timestamp {
+        // A pasted status block or container state is the object now, not an event with an age.
+        _ if record.has_flag(gpu_events_core::record::Flag::FromStatus) => "status".to_owned(),
         Some(at) => age::human(now - at),
         None => "<unknown>".to_owned(),
     };
-    if record.has_flag(gpu_events_core::record::Flag::ApproximateTime) {
+    if record.has_flag(gpu_events_core::record::Flag::ApproximateTime) && last_seen != "status" {
         last_seen.insert(0, '~');
     }
     let regarding = &record.regarding;

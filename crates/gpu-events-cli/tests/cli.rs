@@ -264,3 +264,11 @@ fn a_pasted_events_section_without_its_header_reads_as_an_unnamed_pod() {
     assert!(!text.contains("unknown/") && !text.contains("<unknown>:"), "{text}");
     assert!(text.contains("kubectl get pod NAME -o jsonpath="), "{text}");
 }
+
+#[test]
+fn a_pasted_container_state_shows_as_status_not_as_an_age() {
+    let paste = "Name:         web-0\nNamespace:    ml\nContainers:\n  main:\n    State:          Waiting\n      Reason:       ImagePullBackOff\nEvents:       <none>\n";
+    let text = stdout(&run(&["explain", "-", "--diagnose"], Some(paste)));
+    assert!(text.contains("    status     Warning  ImagePullBackOff"), "{text}");
+    assert!(text.contains("container main status: ImagePullBackOff"), "{text}");
+}

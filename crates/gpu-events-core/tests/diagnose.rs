@@ -549,3 +549,27 @@ fn rows_without_a_type_or_an_object_are_read_with_the_catalogue() {
     let ascend = steps(case(include_str!("../../../tests/fixtures/cases/049-ascend-npu-device-fault-event.txt")));
     assert_eq!(ascend.iter().filter(|s| s.starts_with("kubectl describe node")).count(), 1, "{ascend:?}");
 }
+
+#[test]
+fn a_failing_container_is_named_in_the_phase_and_the_steps() {
+    let paste = "Name:         trainer-0\nNamespace:    ml\nInit Containers:\n  model-download:\n    Image:         busybox\n    State:         Waiting\n      Reason:      CrashLoopBackOff\n    Last State:    Terminated\n      Reason:      Error\nContainers:\n  main:\n    State:         Waiting\n      Reason:      PodInitializing\nEvents:\n  Type     Reason   Age               From     Message\n  ----     ------   ----              ----     -------\n  Warning  BackOff  2m (x25 over 9m)  kubelet  Back-off restarting failed container model-download in pod trainer-0_ml(5f0c)\n";
+    let [d]: [_; 1] = diagnose(&records(paste)).try_into().unwrap();
+    assert_eq!((d.phase, d.cause), (Phase::InitCrashLoopBackOff, Cause::CrashLoop));
+    assert_eq!(d.next_steps[0], "kubectl logs trainer-0 -n ml -c model-download --previous");
+    assert!(
+        d.next_steps[1].contains(".status.initContainerStatuses[?(@.name==\"model-download\")].lastState"),
+        "{:?}",
+        d.next_steps
+    );
+    assert!(!d.next_steps.iter().any(|s| s.contains("--all-containers")), "{:?}", d.next_steps);
+    // Events alone: the back-off note names the container.
+    let sample = diagnose(&records(include_str!("../../gpu-events-cli/sample/events.yaml")));
+    let infer = sample.iter().find(|d| d.object.name.as_deref() == Some("llama-infer-6b7d9")).unwrap();
+    assert_eq!(infer.next_steps[0], "kubectl logs llama-infer-6b7d9 -n ml -c server --previous");
+}
+
+#[test]
+fn the_surest_record_of_the_cause_sets_the_confidence() {
+    let pull = "LAST SEEN   TYPE      REASON    OBJECT     MESSAGE\n2m          Warning   Failed    pod/sd-0   Failed to pull image \"nvcr.io/nvidia/pytorch:24.05-py3\": rpc error: code = Unknown desc = failed to pull and unpack image \"nvcr.io/nvidia/pytorch:24.05-py3\": failed to resolve reference \"nvcr.io/nvidia/pytorch:24.05-py3\": pulling from host nvcr.io failed with status code [manifests 24.05-py3]: 401 Unauthorized\n90s         Warning   Failed    pod/sd-0   Error: ImagePullBackOff\n";
+    assert_eq!(single(pull), (Phase::ContainerCreating, Cause::ImagePullFailed, Confidence::High));
+}

@@ -85,13 +85,17 @@ pub(super) fn conclude(readings: &mut [Reading]) -> Option<(Phase, Cause, Confid
     let causes = || readings.iter().filter_map(|r| r.signal.cause.map(|c| (c, r.signal.phase)));
     // The newest known cause in the current phase; else the newest known cause; else unknown.
     let known = |(c, _): &((Cause, Confidence), Option<Phase>)| c.0 != Cause::Unknown;
-    let (cause, confidence) = causes()
+    let (cause, newest_confidence) = causes()
         .filter(known)
         .find(|(_, p)| *p == Some(phase))
         .or_else(|| causes().find(known))
         .map(|(c, _)| c)
         .or_else(|| causes().next().map(|(c, _)| c))
         .unwrap_or((Cause::Unknown, Confidence::Low));
+    // The surest record of the cause decides (a bare `Error: ImagePullBackOff` after the pull
+    // error that says `401 Unauthorized`).
+    let confidence =
+        causes().filter(|((c, _), _)| *c == cause).map(|((_, conf), _)| conf).max().unwrap_or(newest_confidence);
     // An object that got past the phase of its problem (Scheduled after FailedScheduling,
     // Started after BackOff) is not stuck. Problems outside the Pending → ContainerCreating →
     // Running line (a crash loop, an admission failure) come before Running.

@@ -34,7 +34,7 @@ pub(super) fn read(record: &EventRecord) -> Signal {
     use Confidence::{High, Medium};
     let none = Signal { phase: None, cause: None };
     if record.has_flag(crate::record::Flag::FromStatus) && !record.known {
-        return container_status(record.reason.as_str());
+        return container_status(record.reason.as_str(), in_init_container(record));
     }
     let Some(reason) = record.reason.reason() else {
         // Uncatalogued reasons of GPU health monitors (vendor node-problem-detector rules, DCGM
@@ -120,6 +120,11 @@ pub(super) fn read(record: &EventRecord) -> Signal {
     }
 }
 
+/// Whether the record is about an init container (its `fieldPath`).
+fn in_init_container(record: &EventRecord) -> bool {
+    record.regarding.field_path.as_deref().is_some_and(|p| p.starts_with("spec.initContainers"))
+}
+
 /// The cause of a node lacking `resource`: GPUs, or something else.
 fn shortage(resource: &str) -> Cause {
     if super::fit::is_gpu_resource(resource) { Cause::InsufficientGpu } else { Cause::InsufficientResources }
@@ -127,10 +132,11 @@ fn shortage(resource: &str) -> Cause {
 
 /// A container state reason read from a pasted Pod status (`State: Waiting` / `Last State:
 /// Terminated`), which is not an event reason.
-fn container_status(reason: &str) -> Signal {
+fn container_status(reason: &str, init: bool) -> Signal {
     use Confidence::{High, Medium};
     match reason {
         "OOMKilled" => cause(Phase::OomKilled, Cause::ContainerOom, High),
+        "CrashLoopBackOff" if init => cause(Phase::InitCrashLoopBackOff, Cause::CrashLoop, High),
         "CrashLoopBackOff" => cause(Phase::CrashLoopBackOff, Cause::CrashLoop, High),
         "ImagePullBackOff" | "ErrImagePull" | "InvalidImageName" | "ErrImageNeverPull" => {
             cause(Phase::ContainerCreating, Cause::ImagePullFailed, High)
@@ -187,7 +193,7 @@ fn tensorfusion(reason: TensorFusionReason, note: &str) -> Signal {
 fn kubelet_signal(reason: KubeletReason, record: &EventRecord, details: Option<&Details>) -> Signal {
     use Confidence::{High, Medium};
     use KubeletReason as K;
-    let init = record.regarding.field_path.as_deref().is_some_and(|p| p.starts_with("spec.initContainers"));
+    let init = in_init_container(record);
     let crash_phase = if init { Phase::InitCrashLoopBackOff } else { Phase::CrashLoopBackOff };
     let node_details = match details {
         Some(Details::Node(d)) => Some(d),

@@ -39,11 +39,10 @@ pub(super) fn next_steps(
     let scopes = Scopes::of(object, supporting);
     let mut steps = specific(cause, object, supporting);
     steps.dedup();
-    // A specific step that names the node replaces the lookup of the object's node.
-    let node_named = steps.iter().any(|s| s.starts_with("kubectl describe node "));
+    let specific_forms: Vec<&str> = steps.iter().filter_map(|s| form(s)).collect();
     for step in cause.steps().iter().filter(|s| s.scope.is_none_or(|scope| scopes.contains(scope))) {
         let step = fill(step.template, object);
-        let replaced = node_named && step.starts_with("kubectl describe node ");
+        let replaced = form(&step).is_some_and(|f| specific_forms.contains(&f));
         if !replaced && !steps.contains(&step) {
             steps.push(step);
         }
@@ -115,6 +114,21 @@ impl Scopes {
     }
 }
 
+/// The kind of look a step takes, so that a specific step (the node the note names, the
+/// container that failed) stands in for the generic one (the `$(...)` lookup of the object's
+/// node, `--all-containers`).
+fn form(step: &str) -> Option<&'static str> {
+    if step.starts_with("kubectl describe node ") {
+        Some("node")
+    } else if step.starts_with("kubectl logs ") {
+        Some("logs")
+    } else if step.contains("lastState") {
+        Some("last-state")
+    } else {
+        None
+    }
+}
+
 /// Steps that the typed details of the evidence make specific.
 fn specific(cause: Cause, object: &ObjectKey, evidence: &[&EventRecord]) -> Vec<String> {
     let ns = object.namespace.as_deref();
@@ -130,6 +144,7 @@ fn specific(cause: Cause, object: &ObjectKey, evidence: &[&EventRecord]) -> Vec<
                 _ => named,
             }
         }
+        Cause::CrashLoop | Cause::ContainerOom if pod_like(object) => container_steps(object, evidence),
         Cause::CrashLoop => details
             .filter_map(|d| match d {
                 Details::TensorFusion(TensorFusionDetails::HypervisorCrashLoopRecreate(h)) => {
@@ -177,6 +192,34 @@ fn specific(cause: Cause, object: &ObjectKey, evidence: &[&EventRecord]) -> Vec<
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// Whether the object is a Pod (or of unknown kind).
+fn pod_like(object: &ObjectKey) -> bool {
+    object.kind.as_deref().is_none_or(|k| k.eq_ignore_ascii_case("Pod"))
+}
+
+/// The failing container's previous logs and last state, when the evidence names it (the
+/// `fieldPath` of kubelet events and pasted container states, a back-off note).
+fn container_steps(object: &ObjectKey, evidence: &[&EventRecord]) -> Vec<String> {
+    let from_path = |r: &&EventRecord| {
+        let path = r.regarding.field_path.as_deref()?;
+        let (list, rest) = path.split_once('{')?;
+        Some((rest.strip_suffix('}')?.to_owned(), list == "spec.initContainers"))
+    };
+    let from_note = |r: &&EventRecord| match &r.details {
+        Some(Details::Node(NodeDetails::RestartBackOff(back_off))) => back_off.container.clone().map(|c| (c, false)),
+        _ => None,
+    };
+    let named = evidence.iter().find_map(from_path).or_else(|| evidence.iter().find_map(from_note));
+    let Some((container, init)) = named else {
+        return Vec::new();
+    };
+    let statuses = if init { "initContainerStatuses" } else { "containerStatuses" };
+    let last_state = format!(
+        "kubectl get {{kind}} {{name}} -n {{ns}} -o jsonpath='{{.status.{statuses}[?(@.name==\"{container}\")].lastState}}'"
+    );
+    vec![fill(&format!("kubectl logs {{name}} -n {{ns}} -c {container} --previous"), object), fill(&last_state, object)]
 }
 
 /// What to look at for one volume failure: the missing Secret, ConfigMap or claim, or the CSI
