@@ -211,6 +211,10 @@ fn every_pasted_case_gets_the_cause_a_person_would_give() {
         ),
         (include_str!("../../../tests/fixtures/cases/041-ocp-dgx-a100-container-init-oom.txt"), Cause::ContainerOom),
         (
+            include_str!("../../../tests/fixtures/cases/043-kuberay-cce-unexpectedadmission-pod-status-yaml.txt"),
+            Cause::DevicePluginUnavailable,
+        ),
+        (
             include_str!("../../../tests/fixtures/cases/045-kai-scheduler-unschedulable-no-age.txt"),
             Cause::InsufficientGpu,
         ),

@@ -1,28 +1,11 @@
 //! The `kubectl describe` header of an Events section: which object the events belong to
 //! (`Name:`, `Namespace:`, the sections that tell a Pod from a Node), and the Pod's status block
-//! and container states, which become a `fromStatus` record.
+//! and container states, which become a `fromStatus` record ([`PodStatus`]).
 
 use chrono::{DateTime, Utc};
 
 use crate::EventRecord;
-use crate::record::{ObjectReference, RawEvent};
-
-/// A container's state as a describe prints it (`State: Waiting` / `Last State: Terminated`,
-/// each with a `Reason:`), and which container.
-#[derive(Clone, Debug, Default)]
-struct ContainerState {
-    reason: String,
-    container: Option<String>,
-    init: bool,
-}
-
-impl ContainerState {
-    /// The container as the kubelet's events name it (`spec.initContainers{download}`).
-    fn field_path(&self) -> Option<String> {
-        let list = if self.init { "initContainers" } else { "containers" };
-        self.container.as_ref().map(|c| format!("spec.{list}{{{c}}}"))
-    }
-}
+use crate::decode::pod::{ContainerState, PodStatus};
 
 /// The object a describe section is about, from its `Name:`/`Namespace:`/`Kind:` lines.
 #[derive(Clone, Debug, Default)]
@@ -107,46 +90,18 @@ impl Described {
 }
 
 /// The Pod status block of a describe (`Status: Failed`, `Reason: UnexpectedAdmissionError`,
-/// `Message: ...`) as a record flagged `fromStatus`: it mirrors a kubelet event that may have
-/// expired, and is often all a paste has. Without a status reason, the container states: an OOM
-/// kill outranks the back-off it causes; the record names the container in its `fieldPath` as
-/// the kubelet's events do.
+/// `Message: ...`) or its container states, as a record flagged `fromStatus`, true `now`.
 pub(super) fn status_record(described: &Described, now: DateTime<Utc>) -> Option<EventRecord> {
-    let container = described.oom_killed.as_ref().or(described.waiting.as_ref());
-    let (reason, note, field_path) = match (described.status_reason.as_deref(), container) {
-        (Some(reason), _) => (reason, described.status_message.clone(), None),
-        (None, Some(state)) => {
-            let note = match &state.container {
-                Some(name) if state.init => format!("init container {name} status: {}", state.reason),
-                Some(name) => format!("container {name} status: {}", state.reason),
-                None => format!("container status: {}", state.reason),
-            };
-            (state.reason.as_str(), Some(note), state.field_path())
-        }
-        (None, None) => return None,
-    };
-    let regarding = ObjectReference {
-        kind: Some(described.kind.clone().unwrap_or_else(|| "Pod".to_owned())),
+    PodStatus {
+        kind: described.kind.clone(),
         namespace: described.namespace.clone(),
         name: described.name.clone(),
-        field_path,
-        ..ObjectReference::default()
-    };
-    let namespace = described.namespace.clone();
-    Some(
-        RawEvent {
-            reason: Some(reason),
-            type_: Some("Warning"),
-            note: note.as_deref(),
-            regarding,
-            namespace: namespace.as_deref(),
-            // The status is what the Pod is now: newer than any of its events.
-            last: [Some(now), None, None],
-            first: [Some(now), None, None],
-            approximate_time: true,
-            from_status: true,
-            ..RawEvent::default()
-        }
-        .into_record(),
-    )
+        uid: None,
+        reason: described.status_reason.clone(),
+        message: described.status_message.clone(),
+        oom_killed: described.oom_killed.clone(),
+        waiting: described.waiting.clone(),
+        time: Some(now),
+    }
+    .record()
 }
