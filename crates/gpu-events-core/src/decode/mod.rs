@@ -42,6 +42,7 @@ use chrono::{DateTime, Utc};
 
 pub use detect::Format;
 pub use error::{DecodeError, ItemLocation};
+pub use pod::pod_status_record;
 
 use crate::EventRecord;
 

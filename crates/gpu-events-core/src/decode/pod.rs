@@ -126,6 +126,17 @@ impl PodStatus {
     }
 }
 
+/// What a Pod's status says, as a record flagged `fromStatus` and timed `now` (the status is
+/// the Pod as it is when read): its status reason and message (`UnexpectedAdmissionError`,
+/// `Evicted`), else the first container killed for memory, else the first waiting one, named in
+/// `regarding.fieldPath`. `None` when the status says nothing is wrong. Live tools add it to the
+/// Pod's events before [`diagnose`](crate::diagnose::diagnose).
+pub fn pod_status_record(pod: &k8s_openapi::api::core::v1::Pod, now: DateTime<Utc>) -> Option<EventRecord> {
+    let value = serde_json::to_value(pod).ok()?;
+    let status = PodStatus::of_object(value.as_object()?)?;
+    PodStatus { time: Some(now), ..status }.record()
+}
+
 /// The newest RFC 3339 time anywhere in a status (`startTime`, conditions'
 /// `lastTransitionTime`, containers' `startedAt`/`finishedAt`).
 fn newest_time(value: &Value) -> Option<DateTime<Utc>> {
