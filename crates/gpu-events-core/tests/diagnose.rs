@@ -577,3 +577,10 @@ fn the_surest_record_of_the_cause_sets_the_confidence() {
     let pull = "LAST SEEN   TYPE      REASON    OBJECT     MESSAGE\n2m          Warning   Failed    pod/sd-0   Failed to pull image \"nvcr.io/nvidia/pytorch:24.05-py3\": rpc error: code = Unknown desc = failed to pull and unpack image \"nvcr.io/nvidia/pytorch:24.05-py3\": failed to resolve reference \"nvcr.io/nvidia/pytorch:24.05-py3\": pulling from host nvcr.io failed with status code [manifests 24.05-py3]: 401 Unauthorized\n90s         Warning   Failed    pod/sd-0   Error: ImagePullBackOff\n";
     assert_eq!(single(pull), (Phase::ContainerCreating, Cause::ImagePullFailed, Confidence::High));
 }
+
+#[test]
+fn a_kata_cold_plug_failure_names_the_kubelet_api_it_needs() {
+    let kata = case(include_str!("../../../tests/fixtures/cases/033-kata-cc-combined-from-similar-events.txt"));
+    let steps = steps(kata);
+    assert!(steps[0].contains("KubeletPodResourcesGet"), "{steps:?}");
+}

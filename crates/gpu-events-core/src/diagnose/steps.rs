@@ -3,7 +3,7 @@
 //! [`StepScope`] the object and its evidence are in, with the object's names filled in.
 
 use super::{Cause, ObjectKey, StepScope};
-use crate::details::node::{NodeDetails, VolumeProblem};
+use crate::details::node::{NodeDetails, RuntimeCause, VolumeProblem};
 use crate::details::scheduling::{NodeReason, SchedulingDetails};
 use crate::details::tensorfusion::TensorFusionDetails;
 use crate::details::{Details, EcosystemDetails};
@@ -168,6 +168,21 @@ fn specific(cause: Cause, object: &ObjectKey, evidence: &[&EventRecord]) -> Vec<
                     claim.into_iter().chain(driver).collect()
                 }
                 _ => Vec::new(),
+            })
+            .collect(),
+        // Kata's GPU cold plug asks the kubelet's PodResources API which devices the Pod got.
+        Cause::DevicePluginUnavailable => details
+            .filter_map(|d| match d {
+                Details::Node(NodeDetails::RuntimeFailure(failure)) => match &failure.cause {
+                    RuntimeCause::DeviceColdPlugFailed { error } if error.contains("Get method disabled") => Some(
+                        "enable the kubelet feature gate KubeletPodResourcesGet on the node: the Kata runtime's device cold plug calls the PodResources Get API".to_owned(),
+                    ),
+                    RuntimeCause::DeviceColdPlugFailed { .. } => {
+                        Some("check the kubelet's PodResources API socket (/var/lib/kubelet/pod-resources) on the node: the Kata runtime's device cold plug reads it".to_owned())
+                    }
+                    _ => None,
+                },
+                _ => None,
             })
             .collect(),
         // The Ascend plugin's event regards its own Pod; the faulty NPU's node is in the note.
