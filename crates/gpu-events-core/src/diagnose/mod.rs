@@ -8,6 +8,20 @@
 //! catalogue reason does, with lower confidence. Objects with no Warning and no stuck signal are
 //! left out.
 //!
+//! Records within two seconds of each other are read in lifecycle order (clocks of the
+//! scheduler and the kubelet differ); an object that got past the phase of its problem
+//! (`Scheduled` after `FailedScheduling`) is not stuck on it; a pasted status or container state
+//! (`fromStatus`) is the object now.
+//!
+//! # Next steps
+//!
+//! Each [`Cause`] declares its steps once; a step may be scoped ([`StepScope`]) to an object kind
+//! (a Pod's `jsonpath`, a Node's `describe`) or to an ecosystem whose CRDs or components it names
+//! (`kubectl get gpupools` only when the evidence is TensorFusion's, `nodeclaims` only for
+//! Karpenter's). The evidence's typed details add steps that name what they found first: the
+//! Secret, ConfigMap, claim or CSI driver a volume lacks, the failing container, the DRA claim,
+//! the node of a faulty device, the Pod of a memory cgroup.
+//!
 //! # FitErrors: which per-node reason is the cause
 //!
 //! The scheduler filters each node in plugin order (NodeUnschedulable, NodeName,
