@@ -584,3 +584,41 @@ fn a_kata_cold_plug_failure_names_the_kubelet_api_it_needs() {
     let steps = steps(kata);
     assert!(steps[0].contains("KubeletPodResourcesGet"), "{steps:?}");
 }
+
+#[test]
+fn a_missing_configmap_or_secret_in_the_container_config_is_named() {
+    let failed = |message: &str| {
+        let text = format!("{DESCRIBE_ML_POD}  Warning  Failed  1m (x7 over 3m)  kubelet  {message}\n");
+        let [d]: [_; 1] = diagnose(&records(&text)).try_into().unwrap();
+        assert_eq!((d.phase, d.cause), (Phase::ContainerCreating, Cause::ConfigNotFound), "{message}");
+        d.next_steps
+    };
+    assert_eq!(failed("Error: configmap \"model-config\" not found")[0], "kubectl get configmap model-config -n ml");
+    assert_eq!(failed("Error: secret \"hf-token\" not found")[0], "kubectl get secret hf-token -n ml");
+    let key = failed("Error: couldn't find key HF_TOKEN in Secret ml/hf-token");
+    assert_eq!(key[0], "kubectl describe secret hf-token -n ml   # is there a key HF_TOKEN?");
+    // A pasted container state says only the reason.
+    let state = "Name:         llama-2\nNamespace:    ml\nContainers:\n  main:\n    State:          Waiting\n      Reason:       CreateContainerConfigError\nEvents:       <none>\n";
+    assert_eq!(single(state).1, Cause::ConfigNotFound);
+    // A runtime error is not a config error.
+    let runtime = format!(
+        "{DESCRIBE_ML_POD}  Warning  Failed  1m  kubelet  Error: failed to create containerd task: context deadline exceeded\n"
+    );
+    assert_ne!(single(&runtime).1, Cause::ConfigNotFound);
+}
+
+#[test]
+fn a_resource_quota_that_refuses_gpus_is_a_gpu_quota() {
+    let quota = |resource: &str| {
+        let text = format!(
+            "Name:         llama-rs\nNamespace:    ml\nKind:         ReplicaSet\nEvents:\n  Type     Reason        Age   From                   Message\n  ----     ------        ----  ----                   -------\n  Warning  FailedCreate  1m    replicaset-controller  Error creating: pods \"llama-rs-x\" is forbidden: exceeded quota: team-quota, requested: {resource}=1, used: {resource}=8, limited: {resource}=8\n"
+        );
+        let [d]: [_; 1] = diagnose(&records(&text)).try_into().unwrap();
+        d
+    };
+    let gpu = quota("requests.nvidia.com/gpu");
+    assert_eq!((gpu.phase, gpu.cause), (Phase::Pending, Cause::GpuQuotaExceeded));
+    assert_eq!(gpu.next_steps[0], "kubectl describe resourcequota team-quota -n ml");
+    assert!(!gpu.next_steps.iter().any(|s| s.contains("gpuresourcequotas")), "{:?}", gpu.next_steps);
+    assert_ne!(quota("requests.cpu").cause, Cause::GpuQuotaExceeded);
+}

@@ -198,6 +198,10 @@ causes! {
         Node: "kubectl describe node {name}",
         "kubectl get events -A --field-selector reason=Evicted",
     ]),
+    ConfigNotFound("config-not-found", "A ConfigMap or Secret (or a key in one) that the Pod's containers reference does not exist, so the kubelet cannot create them (CreateContainerConfigError).", [
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.containers[*].env}{.spec.containers[*].envFrom}'",
+        "kubectl get configmaps,secrets -n {ns}",
+    ]),
     VolumeMountFailed("volume-mount-failed", "A volume could not be attached or mounted.", [
         Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.volumes}'",
         "kubectl get events -n {ns} --field-selector involvedObject.name={name}",

@@ -88,6 +88,13 @@ pub(super) fn read(record: &EventRecord) -> Signal {
             },
             _ => cause(Phase::Running, Cause::HostOom, Medium),
         },
+        // A ResourceQuota refused the Pod: a GPU quota when a GPU resource is over.
+        Reason::ControllerManager(ControllerManagerReason::FailedCreate)
+            if matches!(details, Some(Details::Node(NodeDetails::ControllerCreateFailed(f)))
+                if f.quota.as_ref().is_some_and(|q| q.resources.iter().any(|r| super::fit::is_gpu_resource(&r.resource)))) =>
+        {
+            cause(Phase::Pending, Cause::GpuQuotaExceeded, High)
+        }
         // The RuntimeClass admission plugin rejects the Pod before it exists.
         Reason::ControllerManager(ControllerManagerReason::FailedCreate) if note.contains("RuntimeClass") => {
             cause(Phase::Pending, Cause::RuntimeHandlerMissing, High)
@@ -120,6 +127,22 @@ pub(super) fn read(record: &EventRecord) -> Signal {
     }
 }
 
+/// Whether a kubelet `Failed` note is a container config error naming a missing ConfigMap or
+/// Secret (or key).
+fn is_missing_config(note: &str) -> bool {
+    use crate::details::node::VolumeProblem as P;
+    note.starts_with("Error: ")
+        && matches!(
+            P::find(note),
+            Some(
+                P::SecretNotFound { .. }
+                    | P::ConfigMapNotFound { .. }
+                    | P::SecretKeyNotFound { .. }
+                    | P::ConfigMapKeyNotFound { .. }
+            )
+        )
+}
+
 /// Whether the record is about an init container (its `fieldPath`).
 fn in_init_container(record: &EventRecord) -> bool {
     record.regarding.field_path.as_deref().is_some_and(|p| p.starts_with("spec.initContainers"))
@@ -141,9 +164,8 @@ fn container_status(reason: &str, init: bool) -> Signal {
         "ImagePullBackOff" | "ErrImagePull" | "InvalidImageName" | "ErrImageNeverPull" => {
             cause(Phase::ContainerCreating, Cause::ImagePullFailed, High)
         }
-        "CreateContainerConfigError" | "CreateContainerError" | "RunContainerError" => {
-            cause(Phase::ContainerCreating, Cause::Unknown, Medium)
-        }
+        "CreateContainerConfigError" => cause(Phase::ContainerCreating, Cause::ConfigNotFound, Medium),
+        "CreateContainerError" | "RunContainerError" => cause(Phase::ContainerCreating, Cause::Unknown, Medium),
         "ContainerCreating" | "PodInitializing" => phase(Phase::ContainerCreating),
         _ => Signal { phase: None, cause: None },
     }
@@ -209,6 +231,8 @@ fn kubelet_signal(reason: KubeletReason, record: &EventRecord, details: Option<&
             }
             _ => cause(crash_phase, Cause::CrashLoop, High),
         },
+        // `Error: secret "x" not found`, `Error: couldn't find key K in ConfigMap ns/x`.
+        K::Failed if is_missing_config(&record.note) => cause(Phase::ContainerCreating, Cause::ConfigNotFound, High),
         K::Failed | K::FailedCreatePodSandBox => match node_details {
             Some(NodeDetails::ImagePullFailed(_)) => cause(Phase::ContainerCreating, Cause::ImagePullFailed, High),
             Some(NodeDetails::RuntimeFailure(failure)) => match runtime_cause(&failure.cause, &failure.error) {

@@ -153,6 +153,19 @@ fn specific(cause: Cause, object: &ObjectKey, evidence: &[&EventRecord]) -> Vec<
                 _ => None,
             })
             .collect(),
+        Cause::ConfigNotFound => {
+            let ns = ns.map(|ns| format!(" -n {ns}")).unwrap_or_default();
+            evidence.iter().filter_map(|r| VolumeProblem::find(&r.note)).flat_map(|p| problem_steps(&p, &ns)).collect()
+        }
+        // The quota the controller names.
+        Cause::GpuQuotaExceeded => details
+            .filter_map(|d| match d {
+                Details::Node(NodeDetails::ControllerCreateFailed(failed)) => failed.quota.as_ref().map(|quota| {
+                    fill(&format!("kubectl describe resourcequota {} -n {{ns}}", quota.quota), object)
+                }),
+                _ => None,
+            })
+            .collect(),
         Cause::DraPrepareFailed => details
             .flat_map(|d| match d {
                 Details::Node(NodeDetails::DynamicResourcesFailed(failed)) => {
@@ -237,26 +250,41 @@ fn container_steps(object: &ObjectKey, evidence: &[&EventRecord]) -> Vec<String>
     vec![fill(&format!("kubectl logs {{name}} -n {{ns}} -c {container} --previous"), object), fill(&last_state, object)]
 }
 
+/// What to look at for a missing object or a failing CSI driver (`ns` is ` -n NS` or empty).
+fn problem_steps(problem: &VolumeProblem, ns: &str) -> Vec<String> {
+    match problem {
+        VolumeProblem::SecretNotFound { name } => vec![format!("kubectl get secret {name}{ns}")],
+        VolumeProblem::ConfigMapNotFound { name } => vec![format!("kubectl get configmap {name}{ns}")],
+        VolumeProblem::ClaimNotFound { name } => vec![format!("kubectl get pvc {name}{ns}")],
+        // describe lists a Secret's keys without their values.
+        VolumeProblem::SecretKeyNotFound { name, key } => {
+            vec![format!("kubectl describe secret {name}{ns}   # is there a key {key}?")]
+        }
+        VolumeProblem::ConfigMapKeyNotFound { name, key } => {
+            vec![format!("kubectl describe configmap {name}{ns}   # is there a key {key}?")]
+        }
+        VolumeProblem::CsiDriverNotRegistered { driver } => {
+            vec![format!("kubectl get csidriver {driver}"), "kubectl get pods -A -o wide | grep -i csi".to_owned()]
+        }
+        VolumeProblem::CsiDriverError => {
+            vec!["kubectl get csidrivers".to_owned(), "kubectl get pods -A -o wide | grep -i csi".to_owned()]
+        }
+    }
+}
+
 /// What to look at for one volume failure: the missing Secret, ConfigMap or claim, or the CSI
 /// driver.
 fn volume_steps(details: &Details, ns: Option<&str>) -> Vec<String> {
     let ns = ns.map(|ns| format!(" -n {ns}")).unwrap_or_default();
     let claims = || vec![format!("kubectl get pvc{ns}"), format!("kubectl describe pvc{ns}")];
-    let csi = || vec!["kubectl get csidrivers".to_owned(), "kubectl get pods -A -o wide | grep -i csi".to_owned()];
     match details {
         Details::Node(NodeDetails::VolumeOperationFailed(failure)) => match failure.problem() {
-            Some(VolumeProblem::SecretNotFound { name }) => vec![format!("kubectl get secret {name}{ns}")],
-            Some(VolumeProblem::ConfigMapNotFound { name }) => vec![format!("kubectl get configmap {name}{ns}")],
-            Some(VolumeProblem::ClaimNotFound { name }) => vec![format!("kubectl get pvc {name}{ns}")],
-            Some(VolumeProblem::CsiDriverNotRegistered { driver }) => {
-                vec![format!("kubectl get csidriver {driver}"), "kubectl get pods -A -o wide | grep -i csi".to_owned()]
-            }
-            Some(VolumeProblem::CsiDriverError) => csi(),
+            Some(problem) => problem_steps(&problem, &ns),
             // An attach failure names the PersistentVolume.
             None if failure.operation.starts_with("AttachVolume") => {
                 vec![format!("kubectl describe pv {}", failure.volume)]
             }
-            _ => Vec::new(),
+            None => Vec::new(),
         },
         Details::Node(NodeDetails::VolumeMultiAttach(attach)) => vec![
             format!("kubectl get volumeattachments | grep {}", attach.volume),

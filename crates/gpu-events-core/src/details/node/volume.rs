@@ -125,9 +125,9 @@ impl VolumeOperationFailed {
     }
 }
 
-/// What keeps a volume from mounting, read from a volume error (kubelet volume plugins, the CSI
-/// client, API `NotFound` errors). The kind decides what to look at next: a Secret, a ConfigMap,
-/// a claim, or the CSI driver.
+/// What keeps a volume from mounting (or a container from being configured), read from a kubelet
+/// error (volume plugins, the CSI client, API `NotFound` errors, CreateContainerConfigError).
+/// The kind decides what to look at next: a Secret, a ConfigMap, a claim, or the CSI driver.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", tag = "type")]
 #[non_exhaustive]
@@ -147,6 +147,21 @@ pub enum VolumeProblem {
         /// The PersistentVolumeClaim's name.
         name: String,
     },
+    /// A key the Pod references is not in the ConfigMap: `couldn't find key K in ConfigMap
+    /// ns/name` (the kubelet's CreateContainerConfigError).
+    ConfigMapKeyNotFound {
+        /// The ConfigMap's name.
+        name: String,
+        /// The missing key.
+        key: String,
+    },
+    /// A key the Pod references is not in the Secret: `couldn't find key K in Secret ns/name`.
+    SecretKeyNotFound {
+        /// The Secret's name.
+        name: String,
+        /// The missing key.
+        key: String,
+    },
     /// The CSI driver is not registered with the kubelet of the node: `driver name X not found
     /// in the list of registered CSI drivers`.
     CsiDriverNotRegistered {
@@ -163,6 +178,19 @@ impl VolumeProblem {
     pub fn find(error: &str) -> Option<VolumeProblem> {
         if let Some(driver) = after_marker(error, "driver name ", " not found in the list of registered CSI drivers") {
             return Some(VolumeProblem::CsiDriverNotRegistered { driver: driver.to_owned() });
+        }
+        if let Some(rest) = error.split("couldn't find key ").nth(1)
+            && let Some((key, rest)) = rest.split_once(" in ")
+            && let Some((kind, object)) = rest.split_once(' ')
+        {
+            let object = object.split([' ', ',', ';']).next().unwrap_or(object);
+            let name = object.rsplit('/').next().unwrap_or(object).to_owned();
+            let key = key.to_owned();
+            match kind {
+                "ConfigMap" => return Some(VolumeProblem::ConfigMapKeyNotFound { name, key }),
+                "Secret" => return Some(VolumeProblem::SecretKeyNotFound { name, key }),
+                _ => {}
+            }
         }
         let mut rest = error;
         while let Some(at) = rest.find("\" not found") {
@@ -369,6 +397,14 @@ mod tests {
         assert_eq!(
             problem("rpc error: code = Internal desc = mount failed: exit status 32"),
             Some(VolumeProblem::CsiDriverError)
+        );
+        assert_eq!(
+            problem("couldn't find key HF_TOKEN in Secret ml/hf"),
+            Some(VolumeProblem::SecretKeyNotFound { name: name("hf"), key: name("HF_TOKEN") })
+        );
+        assert_eq!(
+            problem("couldn't find key model in ConfigMap ml/cfg"),
+            Some(VolumeProblem::ConfigMapKeyNotFound { name: name("cfg"), key: name("model") })
         );
         // A quoted name of another kind is skipped; the kind after it still counts.
         assert_eq!(
