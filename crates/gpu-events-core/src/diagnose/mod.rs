@@ -55,6 +55,7 @@ mod cause;
 mod fit;
 mod reading;
 mod signal;
+mod specific;
 mod steps;
 
 use std::collections::BTreeMap;
