@@ -242,7 +242,8 @@ fn diagnose_and_summary_of_the_sample() {
     let [report]: [serde_json::Value; 1] = json_lines(&summary).try_into().unwrap();
     assert_eq!(report["records"], 26);
     assert_eq!(report["byReason"]["FailedScheduling"], 3);
-    assert_eq!(report["byCause"]["device-plugin-unavailable"], 2, "gpu-pod and the kata cold plug");
+    assert_eq!(report["byCause"]["device-plugin-unavailable"], 1, "gpu-pod");
+    assert_eq!(report["byCause"]["cold-plug-failed"], 1, "the kata sandbox");
 }
 
 #[test]

@@ -94,6 +94,7 @@ fn the_bundled_sample_gets_a_diagnosis_per_stuck_pod() {
     assert_eq!(find("nvidia-dcgm-exporter-qd6vj").cause, Cause::NvidiaRuntimeMissing);
     assert_eq!(find("nvidia-example-workload").cause, Cause::CdiDeviceUnresolvable);
     assert_eq!(find("gpu-pod").cause, Cause::DevicePluginUnavailable);
+    assert_eq!(find("cuda-vectoradd-kata").cause, Cause::ColdPlugFailed);
     // The kubelet counted all 8 GPUs in use at admission: a GPU shortage, not the plugin.
     assert_eq!((find("trainer-7f9c").phase, find("trainer-7f9c").cause), (Phase::Failed, Cause::InsufficientGpu));
     // Nominated, then Scheduled: the node came; nothing since says the Pod is stuck.
@@ -203,7 +204,7 @@ fn every_pasted_case_gets_the_cause_a_person_would_give() {
         (include_str!("../../../tests/fixtures/cases/031-dra-prepare-deadline-exceeded.txt"), Cause::DraPrepareFailed),
         (
             include_str!("../../../tests/fixtures/cases/033-kata-cc-combined-from-similar-events.txt"),
-            Cause::DevicePluginUnavailable,
+            Cause::ColdPlugFailed,
         ),
         (
             include_str!("../../../tests/fixtures/cases/039-hami-mixed-reasons-filteringfailed.txt"),

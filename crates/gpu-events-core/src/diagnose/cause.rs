@@ -166,6 +166,11 @@ causes! {
         "ls /etc/cdi /var/run/cdi   # on the node",
         "kubectl get pods -A -o wide | grep -E 'device-plugin|dra'",
     ]),
+    ColdPlugFailed("cold-plug-failed", "The sandbox runtime (Kata, confidential containers) could not cold-plug the Pod's GPU into its VM: the kubelet's PodResources API it reads is disabled or unreachable, or the device is not bound for passthrough.", [
+        "journalctl -u containerd | grep -i 'cold plug'   # on the node",
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.runtimeClassName}'",
+        "kubectl get runtimeclass",
+    ]),
     CriUnavailable("cri-unavailable", "The kubelet cannot reach the container runtime (CRI socket refused).", [
         "systemctl status containerd   # on the node",
         Pod: "kubectl describe node $(kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.nodeName}')",

@@ -301,8 +301,8 @@ fn runtime_cause(runtime: &RuntimeCause, error: &str) -> Cause {
         RuntimeCause::RuntimeBinaryMissing { .. } => Cause::RuntimeHandlerMissing,
         RuntimeCause::CriSocketUnavailable { .. } => Cause::CriUnavailable,
         RuntimeCause::ContainerInitOomKilled => Cause::ContainerOom,
-        // Kata/CoCo GPU cold plug reads the kubelet's PodResources API: the device side failed.
-        RuntimeCause::DeviceColdPlugFailed { .. } => Cause::DevicePluginUnavailable,
+        // Kata/CoCo GPU cold plug reads the kubelet's PodResources API to plug the device.
+        RuntimeCause::DeviceColdPlugFailed { .. } => Cause::ColdPlugFailed,
         _ => Cause::Unknown,
     }
 }

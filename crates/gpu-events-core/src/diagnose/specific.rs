@@ -65,7 +65,7 @@ pub(super) fn steps(cause: Cause, object: &ObjectKey, evidence: &[&EventRecord])
             })
             .collect(),
         // Kata's GPU cold plug asks the kubelet's PodResources API which devices the Pod got.
-        Cause::DevicePluginUnavailable => details
+        Cause::ColdPlugFailed => details
             .filter_map(|d| match d {
                 Details::Node(NodeDetails::RuntimeFailure(failure)) => match &failure.cause {
                     RuntimeCause::DeviceColdPlugFailed { error } if error.contains("Get method disabled") => Some(
