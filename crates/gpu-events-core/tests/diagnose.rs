@@ -311,6 +311,14 @@ fn volume_next_steps_name_what_is_missing() {
     assert_eq!(d.next_steps[0], "kubectl get secret wandb-key -n ml", "{:?}", d.next_steps);
     assert!(!mentions_claims(&d.next_steps), "{:?}", d.next_steps);
 
+    // Two volumes lacking the same Secret, a timeout between them: the Secret once.
+    let twice = format!(
+        "{DESCRIBE_ML_POD}  Warning  FailedMount  9m  kubelet  MountVolume.SetUp failed for volume \"a\" : secret \"s\" not found\n  Warning  FailedMount  8m  kubelet  MountVolume.SetUp failed for volume \"b\" : configmap \"c\" not found\n  Warning  FailedMount  7m  kubelet  MountVolume.SetUp failed for volume \"d\" : secret \"s\" not found\n"
+    );
+    let twice = steps(&twice);
+    assert_eq!(twice.iter().filter(|s| s.contains("secret s")).count(), 1, "{twice:?}");
+    assert!(twice.contains(&"kubectl get configmap c -n ml".to_owned()), "{twice:?}");
+
     // Every diagnosis ends with the generic steps, names filled in.
     for steps in [&secret, &config, &csi, &timeout] {
         assert!(steps.contains(&"kubectl get pod llama-2 -n ml -o jsonpath='{.spec.volumes}'".to_owned()), "{steps:?}");

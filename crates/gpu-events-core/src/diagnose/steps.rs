@@ -33,8 +33,12 @@ pub(super) fn next_steps(
 ) -> Vec<String> {
     let object = &ObjectKey { kind: likely_kind(object, evidence.iter()), ..object.clone() };
     let scopes = Scopes::of(object, supporting);
-    let mut steps = super::specific::steps(cause, object, supporting);
-    steps.dedup();
+    let mut steps: Vec<String> = Vec::new();
+    for step in super::specific::steps(cause, object, supporting) {
+        if !steps.contains(&step) {
+            steps.push(step);
+        }
+    }
     let specific_forms: Vec<&str> = steps.iter().filter_map(|s| form(s)).collect();
     for step in cause.steps().iter().filter(|s| s.scope.is_none_or(|scope| scopes.contains(scope))) {
         let step = fill(step.template, object);
