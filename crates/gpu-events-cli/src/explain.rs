@@ -228,11 +228,13 @@ fn summary_table(report: &SummaryReport, out: &mut impl Write) -> Result<(), Err
 }
 
 fn diagnosis_block(d: &Diagnosis, now: DateTime<Utc>, out: &mut impl Write) -> Result<(), Error> {
-    let object = format!(
-        "{}/{}",
-        d.object.kind.as_deref().unwrap_or("unknown").to_lowercase(),
-        d.object.name.as_deref().unwrap_or("<unknown>")
-    );
+    // A pasted Events section names neither kind nor object: say so, with the kind its
+    // reasons imply.
+    let kind = d.kind().map_or_else(|| "object".to_owned(), |k| k.to_lowercase());
+    let object = match d.object.name.as_deref() {
+        Some(name) => format!("{kind}/{name}"),
+        None => format!("{kind} (not named in the input)"),
+    };
     let namespace = d.object.namespace.as_deref().map(|ns| format!(" -n {ns}")).unwrap_or_default();
     writeln!(
         out,
@@ -289,10 +291,12 @@ fn clean(cell: &str) -> String {
 
 fn row(record: &EventRecord, now: DateTime<Utc>) -> Vec<String> {
     let mut last_seen = match record.last_timestamp {
+        // A pasted status block or container state is the object now, not an event with an age.
+        _ if record.has_flag(gpu_events_core::record::Flag::FromStatus) => "status".to_owned(),
         Some(at) => age::human(now - at),
         None => "<unknown>".to_owned(),
     };
-    if record.has_flag(gpu_events_core::record::Flag::ApproximateTime) {
+    if record.has_flag(gpu_events_core::record::Flag::ApproximateTime) && last_seen != "status" {
         last_seen.insert(0, '~');
     }
     let regarding = &record.regarding;

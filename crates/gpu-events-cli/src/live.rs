@@ -137,11 +137,11 @@ pub async fn fetch(target: &Target) -> Result<(Vec<EventRecord>, Option<PodStatu
     }
     let pod = match (&target.kind, &target.name, &namespace) {
         (Some(kind), Some(name), Some(ns)) if kind == "pod" || kind == "pods" || kind == "po" => {
-            Api::<Pod>::namespaced(client.clone(), ns)
-                .get_opt(name)
-                .await
-                .map_err(Error::Kube)?
-                .map(|p| PodStatus::of(&p, ns, name))
+            Api::<Pod>::namespaced(client.clone(), ns).get_opt(name).await.map_err(Error::Kube)?.map(|p| {
+                // What the status says (an OOM kill, an admission failure) is evidence too.
+                records.extend(gpu_events_core::decode::pod_status_record(&p, chrono::Utc::now()));
+                PodStatus::of(&p, ns, name)
+            })
         }
         _ => None,
     };

@@ -242,7 +242,8 @@ fn diagnose_and_summary_of_the_sample() {
     let [report]: [serde_json::Value; 1] = json_lines(&summary).try_into().unwrap();
     assert_eq!(report["records"], 26);
     assert_eq!(report["byReason"]["FailedScheduling"], 3);
-    assert_eq!(report["byCause"]["device-plugin-unavailable"], 3, "gpu-pod, trainer-7f9c and the kata cold plug");
+    assert_eq!(report["byCause"]["device-plugin-unavailable"], 1, "gpu-pod");
+    assert_eq!(report["byCause"]["cold-plug-failed"], 1, "the kata sandbox");
 }
 
 #[test]
@@ -252,4 +253,23 @@ fn yaml_output_reads_back_as_the_same_records() {
     let json = json_lines(&run(&["explain", "--sample", "-o", "json"], None));
     let back = json_lines(&run(&["explain", "-", "-o", "json"], Some(&yaml)));
     assert_eq!(back, json, "records written as YAML read back unchanged");
+}
+
+#[test]
+fn a_pasted_events_section_without_its_header_reads_as_an_unnamed_pod() {
+    let paste = "Events:\n Warning FailedScheduling  40s (x2 over 40s)  default-scheduler  0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) were unschedulable.\n";
+    let output = run(&["explain", "-", "--diagnose"], Some(paste));
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = stdout(&output);
+    assert!(text.starts_with("pod (not named in the input): Pending — insufficient-gpu"), "{text}");
+    assert!(!text.contains("unknown/") && !text.contains("<unknown>:"), "{text}");
+    assert!(text.contains("kubectl get pod NAME -o jsonpath="), "{text}");
+}
+
+#[test]
+fn a_pasted_container_state_shows_as_status_not_as_an_age() {
+    let paste = "Name:         web-0\nNamespace:    ml\nContainers:\n  main:\n    State:          Waiting\n      Reason:       ImagePullBackOff\nEvents:       <none>\n";
+    let text = stdout(&run(&["explain", "-", "--diagnose"], Some(paste)));
+    assert!(text.contains("    status     Warning  ImagePullBackOff"), "{text}");
+    assert!(text.contains("container main status: ImagePullBackOff"), "{text}");
 }

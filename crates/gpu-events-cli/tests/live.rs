@@ -105,8 +105,10 @@ async fn diagnose_live_uses_the_pod_status() {
             .await
             .unwrap();
     let [diagnosis]: [Value; 1] = lines(&output).try_into().unwrap();
-    assert_eq!(diagnosis["cause"], "crash-loop");
     assert_eq!(diagnosis["phase"], "OOMKilled", "the Pod status says the last exit was an OOM kill");
+    assert_eq!(diagnosis["cause"], "container-oom", "the restarts come from the memory limit");
+    let steps: Vec<&str> = diagnosis["nextSteps"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
+    assert_eq!(steps[0], "kubectl logs infer-0 -n ml -c main --previous", "{steps:?}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -375,3 +375,39 @@ fn notes_cut_at_the_note_limit_are_flagged_truncated() {
     assert!(records(&event(&with_replacement))[0].has_flag(Flag::Truncated));
     assert!(!records(&event("0/3 nodes are available: 3 Insufficient cpu ..."))[0].has_flag(Flag::Truncated));
 }
+
+#[test]
+fn a_pod_object_or_its_status_reads_as_what_the_status_says() {
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: infer-0\n  namespace: ml\n  uid: 5f0c\nstatus:\n  phase: Running\n  startTime: \"2026-11-30T05:00:00Z\"\n  initContainerStatuses:\n  - name: fetch\n    state: {terminated: {reason: Completed, finishedAt: \"2026-11-30T05:01:00Z\"}}\n  containerStatuses:\n  - name: server\n    lastState:\n      terminated: {exitCode: 137, reason: OOMKilled, finishedAt: \"2026-11-30T05:55:00Z\"}\n    state:\n      waiting: {reason: CrashLoopBackOff}\n";
+    let [record] = records(pod).try_into().unwrap();
+    assert_eq!(record.reason, "OOMKilled", "an OOM kill outranks the back-off it causes");
+    assert_eq!(record.regarding.field_path.as_deref(), Some("spec.containers{server}"));
+    assert_eq!(
+        (record.regarding.namespace.as_deref(), record.regarding.name.as_deref()),
+        (Some("ml"), Some("infer-0"))
+    );
+    assert_eq!(record.regarding.uid.as_deref(), Some("5f0c"));
+    assert_eq!(
+        record.last_timestamp.unwrap().to_rfc3339(),
+        "2026-11-30T05:55:00+00:00",
+        "the newest time in the status"
+    );
+    assert!(record.has_flag(Flag::FromStatus));
+
+    // The bare `status:` of case 043: the kubelet's admission failure, its message unfolded.
+    let text = include_str!("../../../tests/fixtures/cases/043-kuberay-cce-unexpectedadmission-pod-status-yaml.txt");
+    let body = &text[text.find("\n\n").unwrap() + 2..text.find("# expected:").unwrap()];
+    let [status] = records(body).try_into().unwrap();
+    assert_eq!(status.reason, "UnexpectedAdmissionError");
+    assert!(status.known && status.has_flag(Flag::FromStatus));
+    assert!(status.note.starts_with(
+        "Pod Allocate failed due to pod d65f09ad-cca3-4631-a0a3-d5ba850f8a69 container wait-gcs-ready unable"
+    ));
+    assert_eq!(status.last_timestamp.unwrap().to_rfc3339(), "2023-09-12T05:46:46+00:00");
+
+    // A healthy Pod says nothing: no record, no error.
+    let healthy = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"ok\"},\"status\":{\"phase\":\"Running\",\"containerStatuses\":[{\"name\":\"a\",\"state\":{\"running\":{}}}]}}";
+    assert!(decode(healthy).is_empty());
+    // Another kind is still not an Event.
+    assert!(decode("{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"s\"}}")[0].is_err());
+}

@@ -3,6 +3,9 @@
 //! * JSON or YAML: one Event, an `EventList` or `List`, a top-level array, or a stream of them
 //!   (concatenated JSON values, watch envelopes `{type, object}`, multi-document YAML), from
 //!   `core/v1` or `events.k8s.io/v1`; and JSON Lines of records (`gpu-events explain -o json`).
+//!   A Pod object (`kubectl get pod -o yaml`, or its `status:` alone) gives one record flagged
+//!   `fromStatus` when its status says something is wrong (an admission or eviction reason, a
+//!   container waiting or killed for memory).
 //! * Text: the Events section of `kubectl describe`, `kubectl get events` tables, klog
 //!   `"Event occurred"` lines, e2e event dumps. Relative ages are resolved against
 //!   [`Decoder::reference_time`] (default: now) and flagged `approximateTime`.
@@ -27,6 +30,7 @@
 mod detect;
 mod error;
 mod json;
+mod pod;
 mod text;
 mod value;
 mod yaml;
@@ -38,6 +42,7 @@ use chrono::{DateTime, Utc};
 
 pub use detect::Format;
 pub use error::{DecodeError, ItemLocation};
+pub use pod::pod_status_record;
 
 use crate::EventRecord;
 

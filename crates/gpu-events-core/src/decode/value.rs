@@ -9,6 +9,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::json::{MAX_ITEM_BYTES, RawItem, json_error_at};
+use super::pod::PodStatus;
 use super::{DecodeError, ItemLocation};
 use crate::EventRecord;
 use crate::record::Flag;
@@ -163,10 +164,19 @@ impl PendingItem {
             }
         }
         location.name = map.get("metadata").and_then(|m| m.get("name")).and_then(Value::as_str).map(str::to_owned);
+        // A Pod, or its `status:` pasted alone: what its status says.
+        let kind = map.get("kind").and_then(Value::as_str);
+        let bare_status = kind.is_none() && !EVENT_FIELDS.iter().any(|key| map.contains_key(*key));
+        if (kind == Some("Pod") || bare_status) && map.get("status").is_some_and(Value::is_object) {
+            return Ok(PodStatus::of_object(&map).and_then(|pod| pod.record()));
+        }
         if let Some(kind) = map.get("kind").and_then(Value::as_str)
             && kind != "Event"
         {
-            return fail(location, format!("kind {kind:?} is not an Event (expected Event, EventList or List)"));
+            return fail(
+                location,
+                format!("kind {kind:?} is not an Event (expected Event, EventList, List, or a Pod with its status)"),
+            );
         }
         // JSON Lines of records (`gpu-events explain -o json`) read back as they were written.
         if !map.contains_key("kind") && map.contains_key("known") && map.contains_key("regarding") {

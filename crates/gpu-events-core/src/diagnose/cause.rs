@@ -4,10 +4,46 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-/// Declares [`Cause`]: id, summary, and next steps (kubectl commands with `{kind}`, `{ns}`,
-/// `{name}` filled in from the diagnosed object).
+/// Where a next step applies: a step that names an object kind's fields, or the CRDs or
+/// components of one ecosystem, is suggested only when the diagnosed object or its evidence is
+/// of that kind or ecosystem (`kubectl get gpupools` fails on a cluster without TensorFusion).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum StepScope {
+    /// The diagnosed object is a Pod (or of unknown kind: pasted Events sections are mostly a
+    /// Pod's).
+    Pod,
+    /// The diagnosed object is a Node.
+    Node,
+    /// The evidence is TensorFusion's, or the object is a TensorFusion kind.
+    TensorFusion,
+    /// The evidence is Karpenter's, or the object is a NodeClaim or NodePool.
+    Karpenter,
+    /// The evidence is cluster-autoscaler's.
+    ClusterAutoscaler,
+    /// The evidence is Kueue's.
+    Kueue,
+    /// The evidence names NVIDIA (a runtime, a device, an Xid) or comes from the GPU Operator.
+    Nvidia,
+    /// The evidence is the Ascend device plugin's.
+    Ascend,
+}
+
+/// One next step: a kubectl command (or a check on the node) with `{kind}`, `{ns}`, `{name}`
+/// placeholders for the diagnosed object, and where it applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Step {
+    /// The command template.
+    pub template: &'static str,
+    /// Where it applies; `None`: everywhere.
+    pub scope: Option<StepScope>,
+}
+
+/// Declares [`Cause`]: id, summary, and next steps, each optionally scoped (`TensorFusion:
+/// "kubectl get gpupools -o wide"`, see [`StepScope`]).
 macro_rules! causes {
-    ($( $Variant:ident($id:literal, $summary:literal, [$($step:literal),* $(,)?]), )+) => {
+    ($( $Variant:ident($id:literal, $summary:literal, [$($($scope:ident :)? $step:literal),* $(,)?]), )+) => {
         /// Why a GPU Pod (or its node, pool or workload) is stuck. Serialized as a stable
         /// kebab-case id (`insufficient-gpu`); `#[non_exhaustive]`: ids may be added, never renamed.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
@@ -17,7 +53,7 @@ macro_rules! causes {
         }
 
         impl Cause {
-            /// Every cause.
+            /// Every cause, in declaration order.
             pub const ALL: &'static [Cause] = &[$(Cause::$Variant),+];
 
             /// The stable kebab-case id.
@@ -30,68 +66,96 @@ macro_rules! causes {
                 match self { $(Cause::$Variant => $summary,)+ }
             }
 
-            /// Next-step templates (`{kind}`, `{ns}`, `{name}` placeholders).
-            pub fn step_templates(self) -> &'static [&'static str] {
-                match self { $(Cause::$Variant => &[$($step),*],)+ }
+            /// The next steps, every scope included (`{kind}`, `{ns}`, `{name}` placeholders);
+            /// a diagnosis keeps those whose scope its object and evidence are in.
+            pub fn steps(self) -> &'static [Step] {
+                match self {
+                    $(Cause::$Variant => &[$(Step { template: $step, scope: causes!(@scope $($scope)?) }),*],)+
+                }
             }
         }
     };
+    (@scope) => { None };
+    (@scope $scope:ident) => { Some(StepScope::$scope) };
 }
 
 causes! {
-    InsufficientGpu("insufficient-gpu", "No node has enough free GPUs (or GPU memory) for the Pod's request.", [
+    InsufficientGpu("insufficient-gpu", "No node that the Pod may run on has enough free GPUs (or GPU memory) for its request.", [
         "kubectl describe nodes | grep -E 'Name:|nvidia.com/gpu|amd.com/gpu'",
-        "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.containers[*].resources}'",
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.containers[*].resources}'",
         "check whether a node autoscaler (Karpenter, cluster-autoscaler) can add a GPU node",
+    ]),
+    InsufficientResources("insufficient-resources", "The nodes the Pod may run on lack CPU, memory or Pod slots (not GPUs) for its request.", [
+        "kubectl describe nodes | grep -A10 'Allocated resources'",
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.containers[*].resources}'",
     ]),
     UntoleratedTaint("untolerated-taint", "The GPU nodes carry a taint the Pod does not tolerate.", [
         "kubectl get nodes -o custom-columns=NAME:.metadata.name,TAINTS:.spec.taints",
-        "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.tolerations}'",
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.tolerations}'",
     ]),
     NodeAffinityMismatch("node-affinity-mismatch", "No node matches the Pod's node selector or node affinity.", [
-        "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.nodeSelector}{.spec.affinity}'",
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.nodeSelector}{.spec.affinity}'",
         "kubectl get nodes --show-labels",
     ]),
-    GpuQuotaExceeded("gpu-quota-exceeded", "A GPU quota (TensorFusion GPUResourceQuota or a ResourceQuota) is exhausted.", [
-        "kubectl get gpuresourcequotas -n {ns} -o yaml",
+    GpuQuotaExceeded("gpu-quota-exceeded", "A GPU quota (a ResourceQuota, a Kueue ClusterQueue, TensorFusion's GPUResourceQuota or a scheduler extender's quota) is exhausted.", [
         "kubectl describe resourcequota -n {ns}",
+        TensorFusion: "kubectl get gpuresourcequotas -n {ns} -o yaml",
+        Kueue: "kubectl get clusterqueues -o wide",
+        Kueue: "kubectl get localqueues -n {ns} -o wide",
     ]),
     TensorfusionCapacity("tensorfusion-capacity", "The TensorFusion GPU pool has no GPU that passes the filters for this request.", [
-        "kubectl get gpupools -o wide",
-        "kubectl get gpus -o wide",
+        TensorFusion: "kubectl get gpupools -o wide",
+        TensorFusion: "kubectl get gpus -o wide",
         "kubectl get {kind} {name} -n {ns} -o jsonpath='{.metadata.annotations}'",
     ]),
     TopologyUnsatisfied("topology-unsatisfied", "No node satisfies the hard GPU interconnect topology constraint.", [
-        "kubectl get {kind} {name} -n {ns} -o jsonpath='{.metadata.annotations.tensor-fusion\\.ai/gpu-topology-max-tier}'",
-        "kubectl get gpunodes -o wide",
+        TensorFusion: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.metadata.annotations.tensor-fusion\\.ai/gpu-topology-max-tier}'",
+        TensorFusion: "kubectl get gpunodes -o wide",
+        "kubectl describe {kind} {name} -n {ns}",
     ]),
     GangWaiting("gang-waiting", "The Pod waits for the other members of its gang to be schedulable.", [
-        "kubectl get pods -n {ns} -l tensor-fusion.ai/workload -o wide",
+        TensorFusion: "kubectl get pods -n {ns} -l tensor-fusion.ai/workload -o wide",
+        "kubectl get pods -n {ns} -o wide",
         "kubectl get events -n {ns} --field-selector reason=FailedScheduling",
     ]),
     GangTimeout("gang-timeout", "The gang did not reach quorum before its scheduling timeout.", [
         "kubectl get pods -n {ns} -o wide",
-        "kubectl get tensorfusionworkloads -n {ns} -o yaml",
+        TensorFusion: "kubectl get tensorfusionworkloads -n {ns} -o yaml",
     ]),
     GangRejected("gang-rejected", "The gang was rejected because one member could not be scheduled (strict gang).", [
-        "kubectl get events -n {ns} --field-selector reason=GangStrictRejected",
+        TensorFusion: "kubectl get events -n {ns} --field-selector reason=GangStrictRejected",
         "kubectl get pods -n {ns} -o wide",
     ]),
     PartitionTemplateMismatch("partition-template-mismatch", "No GPU partition template fits the requested TFLOPS and VRAM.", [
         "kubectl get {kind} {name} -n {ns} -o jsonpath='{.metadata.annotations}'",
-        "kubectl get gpus -o yaml | grep -A20 partition",
+        TensorFusion: "kubectl get gpus -o yaml | grep -A20 partition",
     ]),
     GpuAllocationFailed("gpu-allocation-failed", "The scheduler chose GPUs but could not attach or commit the allocation.", [
         "kubectl get {kind} {name} -n {ns} -o jsonpath='{.metadata.annotations}'",
-        "kubectl logs -n tensor-fusion-sys deploy/tensor-fusion-scheduler --tail=200",
+        TensorFusion: "kubectl logs -n tensor-fusion-sys deploy/tensor-fusion-scheduler --tail=200",
     ]),
-    DevicePluginUnavailable("device-plugin-unavailable", "The node's GPU device plugin could not allocate devices at admission (plugin down, devices unhealthy or gone).", [
+    DevicePluginUnavailable("device-plugin-unavailable", "The node's GPU device plugin could not allocate devices at admission (plugin down or restarting, devices not registered or gone).", [
         "kubectl get pods -A -o wide | grep -i device-plugin",
-        "kubectl describe node $(kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.nodeName}')",
+        Pod: "kubectl describe node $(kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.nodeName}')",
+        Node: "kubectl describe node {name}",
+    ]),
+    DraPrepareFailed("dra-prepare-failed", "The kubelet could not prepare the Pod's ResourceClaims through their DRA driver (driver not running or not registered on the node, or NodePrepareResources failing or timing out).", [
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.status.resourceClaimStatuses}'",
+        "kubectl get resourceclaims -n {ns} -o wide",
+        "kubectl get resourceslices -o wide",
+        "kubectl get pods -A -o wide | grep -iE 'dra|kubelet-plugin'",
+    ]),
+    DeviceFault("device-fault", "A GPU or other accelerator on the node reported a hardware or driver fault (an NVIDIA Xid, an Ascend fault code); its workloads fail and the device may be marked unhealthy.", [
+        Node: "kubectl describe node {name}",
+        Pod: "kubectl describe node $(kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.nodeName}')",
+        Nvidia: "dmesg -T | grep -i xid   # on the node; the Xid code names the fault",
+        Nvidia: "nvidia-smi -q   # on the node; look for retired or remapped pages and ECC errors",
+        Ascend: "npu-smi info   # on the node",
+        "if the fault persists, cordon the node and reset or replace the device",
     ]),
     RuntimeHandlerMissing("runtime-handler-missing", "The container runtime has no handler for the Pod's RuntimeClass.", [
         "kubectl get runtimeclass",
-        "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.runtimeClassName}'",
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.runtimeClassName}'",
         "check the containerd config on the node for the runtime handler",
     ]),
     NvidiaRuntimeMissing("nvidia-runtime-missing", "The NVIDIA container runtime or toolkit is missing or broken on the node.", [
@@ -102,45 +166,74 @@ causes! {
         "ls /etc/cdi /var/run/cdi   # on the node",
         "kubectl get pods -A -o wide | grep -E 'device-plugin|dra'",
     ]),
+    ColdPlugFailed("cold-plug-failed", "The sandbox runtime (Kata, confidential containers) could not cold-plug the Pod's GPU into its VM: the kubelet's PodResources API it reads is disabled or unreachable, or the device is not bound for passthrough.", [
+        "journalctl -u containerd | grep -i 'cold plug'   # on the node",
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.runtimeClassName}'",
+        "kubectl get runtimeclass",
+    ]),
     CriUnavailable("cri-unavailable", "The kubelet cannot reach the container runtime (CRI socket refused).", [
         "systemctl status containerd   # on the node",
-        "kubectl describe node $(kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.nodeName}')",
+        Pod: "kubectl describe node $(kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.nodeName}')",
+        Node: "kubectl describe node {name}",
     ]),
     ImagePullFailed("image-pull-failed", "The container image cannot be pulled (not found, unauthorized, timeout, rate limit).", [
-        "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.containers[*].image}'",
-        "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.imagePullSecrets}'",
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.containers[*].image}'",
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.imagePullSecrets}'",
+        "kubectl describe {kind} {name} -n {ns}",
     ]),
     CrashLoop("crash-loop", "A container keeps exiting and the kubelet backs off restarting it.", [
-        "kubectl logs {name} -n {ns} --previous --all-containers",
-        "kubectl get {kind} {name} -n {ns} -o jsonpath='{.status.containerStatuses[*].lastState}'",
+        Pod: "kubectl logs {name} -n {ns} --previous --all-containers",
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.status.containerStatuses[*].lastState}'",
+        "kubectl describe {kind} {name} -n {ns}",
     ]),
-    HostOom("host-oom", "The node ran out of memory and the kernel killed processes.", [
-        "kubectl describe node {name}",
+    ContainerOom("container-oom", "A container used more memory than its limit and the kernel killed it in its memory cgroup (OOMKilled).", [
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.containers[*].resources.limits}'",
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.status.containerStatuses[*].lastState.terminated}'",
+        Node: "kubectl get pods -A -o wide --field-selector spec.nodeName={name}",
+        "raise the container's memory limit, or lower its use (batch size, data-loader workers, model staging in host memory)",
+    ]),
+    HostOom("host-oom", "The node ran out of memory and the kernel killed processes outside any container's own limit.", [
+        Node: "kubectl describe node {name}",
+        Pod: "kubectl describe node $(kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.nodeName}')",
         "kubectl top pods -A --sort-by=memory | head",
     ]),
     NodePressureEviction("node-pressure-eviction", "The kubelet evicted the Pod to relieve node pressure (memory, disk, PIDs).", [
-        "kubectl describe node $(kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.nodeName}')",
-        "kubectl get {kind} {name} -n {ns} -o jsonpath='{.status.message}'",
+        Pod: "kubectl describe node $(kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.nodeName}')",
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.status.message}'",
+        Node: "kubectl describe node {name}",
+        "kubectl get events -A --field-selector reason=Evicted",
+    ]),
+    ConfigNotFound("config-not-found", "A ConfigMap or Secret (or a key in one) that the Pod's containers reference does not exist, so the kubelet cannot create them (CreateContainerConfigError).", [
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.containers[*].env}{.spec.containers[*].envFrom}'",
+        "kubectl get configmaps,secrets -n {ns}",
     ]),
     VolumeMountFailed("volume-mount-failed", "A volume could not be attached or mounted.", [
-        "kubectl get pvc -n {ns}",
-        "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.volumes}'",
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.volumes}'",
+        "kubectl get events -n {ns} --field-selector involvedObject.name={name}",
     ]),
     NodeExpansionPending("node-expansion-pending", "A node autoscaler is provisioning a node for the Pod; it should schedule when the node is ready.", [
-        "kubectl get nodeclaims,gpunodeclaims -o wide",
+        Karpenter: "kubectl get nodeclaims -o wide",
+        TensorFusion: "kubectl get gpunodeclaims -o wide",
+        ClusterAutoscaler: "kubectl get configmap cluster-autoscaler-status -n kube-system -o yaml",
         "kubectl get nodes -w",
     ]),
     NodeExpansionFailed("node-expansion-failed", "The node autoscaler could not provision a node that fits the Pod.", [
-        "kubectl get nodepools,gpupools -o yaml",
-        "kubectl get events -A --field-selector reason=NodeExpansionFailed",
+        Karpenter: "kubectl get nodepools -o yaml",
+        TensorFusion: "kubectl get gpupools -o yaml",
+        TensorFusion: "kubectl get events -A --field-selector reason=NodeExpansionFailed",
+        ClusterAutoscaler: "kubectl get configmap cluster-autoscaler-status -n kube-system -o yaml",
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.containers[*].resources}'",
+        "kubectl describe {kind} {name} -n {ns}",
     ]),
     CudaDriverMismatch("cuda-driver-mismatch", "The GPU driver on the node is missing, not loaded, or too old for the container's CUDA.", [
+        TensorFusion: "kubectl logs job/{name} -n {ns} --all-containers",
         "kubectl get pods -n gpu-operator -o wide | grep driver",
         "nvidia-smi   # on the node",
     ]),
     Unknown("unknown", "The events do not point at a known cause.", [
         "kubectl describe {kind} {name} -n {ns}",
         "kubectl get events -n {ns} --field-selector involvedObject.name={name}",
+        Kueue: "kubectl get clusterqueues -o wide",
     ]),
 }
 

@@ -7,19 +7,66 @@
 //! `Insufficient nvidia.com/gpu`, a runtime chain's missing `nvidia` handler); otherwise the
 //! catalogue reason does, with lower confidence. Objects with no Warning and no stuck signal are
 //! left out.
+//!
+//! Records within two seconds of each other are read in lifecycle order (clocks of the
+//! scheduler and the kubelet differ); an object that got past the phase of its problem
+//! (`Scheduled` after `FailedScheduling`) is not stuck on it; a pasted status or container state
+//! (`fromStatus`) is the object now.
+//!
+//! # Next steps
+//!
+//! Each [`Cause`] declares its steps once; a step may be scoped ([`StepScope`]) to an object kind
+//! (a Pod's `jsonpath`, a Node's `describe`) or to an ecosystem whose CRDs or components it names
+//! (`kubectl get gpupools` only when the evidence is TensorFusion's, `nodeclaims` only for
+//! Karpenter's). The evidence's typed details add steps that name what they found first: the
+//! Secret, ConfigMap, claim or CSI driver a volume lacks, the failing container, the DRA claim,
+//! the node of a faulty device, the Pod of a memory cgroup.
+//!
+//! # FitErrors: which per-node reason is the cause
+//!
+//! The scheduler filters each node in plugin order (NodeUnschedulable, NodeName,
+//! TaintToleration, NodeAffinity, NodeResourcesFit, the volume plugins, ...) and reports, per
+//! node, the plugin that rejected it. So a node counted under `Insufficient nvidia.com/gpu`
+//! passed the taint and affinity filters: it is a node the Pod may run on, and it is short.
+//! Nodes counted under a taint or an affinity mismatch are nodes the Pod may not run on at all.
+//! The rule, in order:
+//!
+//! 1. A quota token (an extender's `ExceedsGPUQuota`) names the cause outright:
+//!    `gpu-quota-exceeded`.
+//! 2. Nodes short of an accelerator (`Insufficient nvidia.com/gpu`, `amd.com/gpu`, MIG
+//!    profiles, vendor tokens such as HAMi's `NodeUnfitPod`, DRA's `cannot allocate all
+//!    claims`): `insufficient-gpu`, however many other nodes taints or affinity exclude; unless
+//!    more nodes are short of CPU, memory or Pod slots than of GPUs, so that some nodes have a
+//!    GPU to spare and lack the rest: `insufficient-resources`.
+//! 3. Otherwise nodes that passed placement and failed later: short of CPU, memory or Pod slots
+//!    (`insufficient-resources`), or of a volume's zone or attach limit (`volume-mount-failed`),
+//!    the one on more nodes.
+//! 4. Otherwise every node is excluded by placement. Only taints: `untolerated-taint`; only
+//!    affinity: `node-affinity-mismatch`. Both: a taint that names an accelerator
+//!    (`nvidia.com/gpu`, `dedicated: gpu`) means the GPU nodes are the tainted ones
+//!    (`untolerated-taint`); taints that are only node states or roles
+//!    (`node.kubernetes.io/unreachable`, `node-role.kubernetes.io/control-plane`) mean the
+//!    tainted nodes were never candidates (`node-affinity-mismatch`); else the reason on more
+//!    nodes, a tie going to the taint (its filter runs first).
+//! 5. A FitError with no per-node reason but a PVC PreFilter message (`pod has unbound immediate
+//!    PersistentVolumeClaims`): `volume-mount-failed`. Anything else: no cause.
 
 mod cause;
+mod fit;
+mod reading;
 mod signal;
+mod specific;
+mod steps;
 
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
-pub use cause::Cause;
+pub use cause::{Cause, Step, StepScope};
 
 use crate::EventRecord;
-use crate::EventType;
+use reading::{Reading, conclude};
 
 /// The phase an object is stuck in, as `kubectl get pods` shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, JsonSchema)]
@@ -92,6 +139,14 @@ pub struct Diagnosis {
     pub next_steps: Vec<String>,
 }
 
+impl Diagnosis {
+    /// The object's kind: as the input names it, else the one kind the catalogue gives every
+    /// evidence reason (a pasted Events section of a Pod has no kind), else `None`.
+    pub fn kind(&self) -> Option<String> {
+        steps::likely_kind(&self.object, self.evidence.iter())
+    }
+}
+
 /// Diagnose every object that has a Warning event or a stuck signal, in object order.
 pub fn diagnose(records: &[EventRecord]) -> Vec<Diagnosis> {
     let mut by_object: BTreeMap<ObjectKey, Vec<&EventRecord>> = BTreeMap::new();
@@ -112,74 +167,20 @@ impl ObjectKey {
     }
 }
 
-/// What one record contributes to its object's diagnosis; small, so a summary of a large dump
-/// keeps one per record without keeping the records.
-#[derive(Clone, Copy, Debug)]
-struct Reading {
-    time: Option<chrono::DateTime<chrono::Utc>>,
-    index: usize,
-    signal: signal::Signal,
-    warning: bool,
-}
-
-impl Reading {
-    fn of(record: &EventRecord, index: usize) -> Reading {
-        Reading {
-            time: record.last_timestamp,
-            index,
-            signal: signal::read(record),
-            warning: record.type_ == Some(EventType::Warning),
-        }
-    }
-}
-
-/// Phase, cause and confidence of one object from its readings (sorted latest first here);
-/// `None` when nothing is wrong.
-fn conclude(readings: &mut [Reading]) -> Option<(Phase, Cause, Confidence)> {
-    if !readings.iter().any(|r| r.warning || r.signal.cause.is_some()) {
-        return None;
-    }
-    // Latest first. Equal times (ages in a pasted table are coarse) keep the input's order,
-    // reversed: kubectl lists events oldest first.
-    readings.sort_by_key(|r| std::cmp::Reverse((r.time, r.index)));
-    let phase = readings.iter().find_map(|r| r.signal.phase).unwrap_or(Phase::Unknown);
-    let causes = || readings.iter().filter_map(|r| r.signal.cause.map(|c| (c, r.signal.phase)));
-    // The newest known cause in the current phase; else the newest known cause; else unknown.
-    let known = |(c, _): &((Cause, Confidence), Option<Phase>)| c.0 != Cause::Unknown;
-    let (cause, confidence) = causes()
-        .filter(known)
-        .find(|(_, p)| *p == Some(phase))
-        .or_else(|| causes().find(known))
-        .map(|(c, _)| c)
-        .or_else(|| causes().next().map(|(c, _)| c))
-        .unwrap_or((Cause::Unknown, Confidence::Low));
-    // A Pod that got past the phase of its last problem (Scheduled, Started after
-    // FailedScheduling) is not stuck.
-    let resolved = phase == Phase::Running
-        && !readings
-            .iter()
-            .any(|r| r.signal.cause.is_some_and(|(c, _)| c == cause) && r.signal.phase == Some(Phase::Running));
-    if resolved {
-        return None;
-    }
-    Some((phase, cause, confidence))
-}
-
 fn diagnose_object(object: ObjectKey, records: &[&EventRecord]) -> Option<Diagnosis> {
     let mut readings: Vec<Reading> = records.iter().enumerate().map(|(i, r)| Reading::of(r, i)).collect();
     let (phase, cause, confidence) = conclude(&mut readings)?;
-    let mut evidence: Vec<EventRecord> = readings
-        .iter()
-        .filter(|r| r.signal.cause.is_some_and(|(c, _)| c == cause))
-        .take(5)
-        .map(|r| records[r.index].clone())
-        .collect();
+    let supporting: Vec<&EventRecord> =
+        readings.iter().filter(|r| r.signal.cause.is_some_and(|(c, _)| c == cause)).map(|r| records[r.index]).collect();
+    let mut evidence: Vec<EventRecord> = supporting.iter().take(5).map(|r| (*r).clone()).collect();
     if let Some(latest) = readings.first().map(|r| records[r.index])
         && !evidence.iter().any(|e| e == latest)
     {
         evidence.push(latest.clone());
     }
-    let next_steps = cause.step_templates().iter().map(|step| fill(step, &object)).collect();
+    // Steps read every supporting record: the one error that names a missing Secret may be
+    // older than the last five timeouts.
+    let next_steps = steps::next_steps(cause, &object, &supporting, &evidence);
     Some(Diagnosis { object, phase, cause, confidence, evidence, next_steps })
 }
 
@@ -238,19 +239,6 @@ impl Summary {
         SummaryReport { records: self.records, by_reason: self.by_reason, by_cause, unrecognized: self.unrecognized }
     }
 }
-/// Put the object's kind, namespace and name into a step template; a cluster-scoped object
-/// (no namespace: Node, GPUPool, GPUNode) gets no `-n` flag.
-fn fill(template: &str, object: &ObjectKey) -> String {
-    let kind = object.kind.as_deref().unwrap_or("pod").to_ascii_lowercase();
-    // A placeholder a shell does not read as a redirect.
-    let name = object.name.as_deref().unwrap_or("NAME");
-    let text = match object.namespace.as_deref() {
-        Some(ns) => template.replace("{ns}", ns),
-        None => template.replace(" -n {ns}", "").replace("{ns}", "default"),
-    };
-    text.replace("{kind}", &kind).replace("{name}", name)
-}
-
 /// The cause one record points at on its own, with how sure the reading is; `None` when the
 /// record alone names no cause (a Normal event, an unknown reason). For streams (exporters,
 /// metrics, alerts), where records arrive one by one; [`diagnose`] weighs a whole object's

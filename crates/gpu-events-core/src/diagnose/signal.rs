@@ -3,8 +3,8 @@
 //! TensorFusion errors whose text is the only discriminator, a marker in the note).
 
 use super::{Cause, Confidence, Phase};
-use crate::details::node::{NodeDetails, RuntimeCause};
-use crate::details::scheduling::{NodeReason, SchedulingDetails};
+use crate::details::node::{NodeDetails, OomScope, RuntimeCause};
+use crate::details::scheduling::SchedulingDetails;
 use crate::details::{Details, EcosystemDetails};
 use crate::reason::{
     ClusterAutoscalerReason, ControllerManagerReason, KarpenterReason, KubeletReason, NodeProblemDetectorReason,
@@ -29,56 +29,19 @@ const fn cause(phase: Phase, cause: Cause, confidence: Confidence) -> Signal {
     Signal { phase: Some(phase), cause: Some((cause, confidence)) }
 }
 
-/// Whether a resource name is an accelerator (`nvidia.com/gpu`, `nvidia.com/mig-1g.5gb`,
-/// `amd.com/gpu`, `aliyun.com/gpu-mem`, KAI's `GPUs` / `GPU memory`, TensorFusion's TFLOPS/VRAM).
-fn is_gpu_resource(resource: &str) -> bool {
-    let lower = resource.to_ascii_lowercase();
-    ["gpu", "mig-", "npu", "tflops", "vram", "neuron", "tpu"].iter().any(|m| lower.contains(m))
-}
-
-/// The reading of a FitError's per-node reasons: the dominant blocking reason wins.
-fn fit_error_cause(reasons: &[crate::details::scheduling::ReasonCount]) -> Option<Cause> {
-    let mut best: Option<(u32, Cause)> = None;
-    for entry in reasons {
-        let cause = match &entry.reason {
-            NodeReason::Insufficient { resource, .. } if is_gpu_resource(resource) => Cause::InsufficientGpu,
-            NodeReason::UntoleratedTaint { .. } => Cause::UntoleratedTaint,
-            NodeReason::NodeAffinity { .. } => Cause::NodeAffinityMismatch,
-            NodeReason::VolumeAffinity { .. } | NodeReason::Volume { .. } => Cause::VolumeMountFailed,
-            // Extender and vendor tokens: quotas (`ExceedsGPUQuota`) and GPU shortages (HAMi's
-            // `NodeUnfitPod`, `CardInsufficientMemory`, `NodeInsufficientDevice`).
-            NodeReason::Other { text } if text.to_ascii_lowercase().contains("quota") => Cause::GpuQuotaExceeded,
-            NodeReason::Other { text }
-                if ["gpu", "nodeunfitpod", "cardinsufficient", "insufficientdevice"]
-                    .iter()
-                    .any(|m| text.to_ascii_lowercase().contains(m)) =>
-            {
-                Cause::InsufficientGpu
-            }
-            _ => continue,
-        };
-        // A GPU shortage explains a GPU Pod best; otherwise the reason on the most nodes.
-        let weight = entry.count
-            + match cause {
-                Cause::GpuQuotaExceeded => 2_000_000,
-                Cause::InsufficientGpu => 1_000_000,
-                _ => 0,
-            };
-        if best.is_none_or(|(w, _)| weight > w) {
-            best = Some((weight, cause));
-        }
-    }
-    best.map(|(_, cause)| cause)
-}
-
 /// What a record says.
 pub(super) fn read(record: &EventRecord) -> Signal {
     use Confidence::{High, Medium};
     let none = Signal { phase: None, cause: None };
     if record.has_flag(crate::record::Flag::FromStatus) && !record.known {
-        return container_status(record.reason.as_str());
+        return container_status(record.reason.as_str(), in_init_container(record));
     }
     let Some(reason) = record.reason.reason() else {
+        // Uncatalogued reasons of GPU health monitors (vendor node-problem-detector rules, DCGM
+        // or device-plugin health events) that report an NVIDIA Xid.
+        if mentions_xid(record.reason.as_str()) || mentions_xid(&record.note) {
+            return cause(Phase::Running, Cause::DeviceFault, Medium);
+        }
         return none;
     };
     let details = record.details.as_ref();
@@ -94,7 +57,7 @@ pub(super) fn read(record: &EventRecord) -> Signal {
                 || record.reason == "FilteringFailed" =>
         {
             match details {
-                Some(Details::Scheduling(SchedulingDetails::FitError(fit))) => match fit_error_cause(&fit.reasons) {
+                Some(Details::Scheduling(SchedulingDetails::FitError(fit))) => match super::fit::cause(fit) {
                     Some(cause_) => cause(Phase::Pending, cause_, High),
                     None => cause(Phase::Pending, Cause::Unknown, Medium),
                 },
@@ -116,27 +79,46 @@ pub(super) fn read(record: &EventRecord) -> Signal {
         }
         Reason::TensorFusion(tf) => tensorfusion(tf, note),
         Reason::Kubelet(kubelet) => kubelet_signal(kubelet, record, details),
-        Reason::NodeProblemDetector(NodeProblemDetectorReason::OOMKilling) => {
-            cause(Phase::Running, Cause::HostOom, High)
+        // The kernel line says whether a memory cgroup (a container's limit) or the node ran out.
+        Reason::NodeProblemDetector(NodeProblemDetectorReason::OOMKilling) => match details {
+            Some(Details::Node(NodeDetails::OomKill(kill))) => match kill.scope {
+                Some(OomScope::MemoryCgroup) => cause(Phase::Running, Cause::ContainerOom, High),
+                Some(OomScope::System) => cause(Phase::Running, Cause::HostOom, High),
+                _ => cause(Phase::Running, Cause::HostOom, Medium),
+            },
+            _ => cause(Phase::Running, Cause::HostOom, Medium),
+        },
+        // A ResourceQuota refused the Pod: a GPU quota when a GPU resource is over.
+        Reason::ControllerManager(ControllerManagerReason::FailedCreate)
+            if matches!(details, Some(Details::Node(NodeDetails::ControllerCreateFailed(f)))
+                if f.quota.as_ref().is_some_and(|q| q.resources.iter().any(|r| super::fit::is_gpu_resource(&r.resource)))) =>
+        {
+            cause(Phase::Pending, Cause::GpuQuotaExceeded, High)
         }
         // The RuntimeClass admission plugin rejects the Pod before it exists.
         Reason::ControllerManager(ControllerManagerReason::FailedCreate) if note.contains("RuntimeClass") => {
             cause(Phase::Pending, Cause::RuntimeHandlerMissing, High)
         }
+        // The old DaemonSet controller's placement check: the node lacks the resource.
+        Reason::ControllerManager(ControllerManagerReason::FailedPlacement) => match details {
+            Some(Details::Node(NodeDetails::DaemonPlacementFailed(placement))) => match &placement.insufficient {
+                Some(short) => cause(Phase::Pending, shortage(&short.resource), High),
+                None => cause(Phase::Pending, Cause::Unknown, Medium),
+            },
+            _ => cause(Phase::Pending, Cause::Unknown, Medium),
+        },
         Reason::ControllerManager(ControllerManagerReason::FailedAttachVolume) => {
             cause(Phase::ContainerCreating, Cause::VolumeMountFailed, High)
         }
         // Kueue holds the Workload for lack of quota in its ClusterQueue: a GPU quota only when
         // the message names a GPU resource.
-        Reason::Kueue(_) if record.reason == "Pending" && is_gpu_resource(note) => {
+        Reason::Kueue(_) if record.reason == "Pending" && super::fit::is_gpu_resource(note) => {
             cause(Phase::Pending, Cause::GpuQuotaExceeded, Medium)
         }
         Reason::Kueue(_) if record.reason == "Pending" => cause(Phase::Pending, Cause::Unknown, Medium),
 
-        // An accelerator fault reported by the device plugin: the devices are unhealthy.
-        Reason::AscendDevicePlugin(_) if record.reason == "Occur" => {
-            cause(Phase::Running, Cause::DevicePluginUnavailable, Medium)
-        }
+        // An accelerator fault reported by the device plugin: the device itself is faulty.
+        Reason::AscendDevicePlugin(_) if record.reason == "Occur" => cause(Phase::Running, Cause::DeviceFault, High),
 
         _ => match details {
             Some(Details::Ecosystem(EcosystemDetails::KarpenterEvicted(_))) => phase(Phase::Evicted),
@@ -145,19 +127,45 @@ pub(super) fn read(record: &EventRecord) -> Signal {
     }
 }
 
+/// Whether a kubelet `Failed` note is a container config error naming a missing ConfigMap or
+/// Secret (or key).
+fn is_missing_config(note: &str) -> bool {
+    use crate::details::node::VolumeProblem as P;
+    note.starts_with("Error: ")
+        && matches!(
+            P::find(note),
+            Some(
+                P::SecretNotFound { .. }
+                    | P::ConfigMapNotFound { .. }
+                    | P::SecretKeyNotFound { .. }
+                    | P::ConfigMapKeyNotFound { .. }
+            )
+        )
+}
+
+/// Whether the record is about an init container (its `fieldPath`).
+fn in_init_container(record: &EventRecord) -> bool {
+    record.regarding.field_path.as_deref().is_some_and(|p| p.starts_with("spec.initContainers"))
+}
+
+/// The cause of a node lacking `resource`: GPUs, or something else.
+fn shortage(resource: &str) -> Cause {
+    if super::fit::is_gpu_resource(resource) { Cause::InsufficientGpu } else { Cause::InsufficientResources }
+}
+
 /// A container state reason read from a pasted Pod status (`State: Waiting` / `Last State:
 /// Terminated`), which is not an event reason.
-fn container_status(reason: &str) -> Signal {
+fn container_status(reason: &str, init: bool) -> Signal {
     use Confidence::{High, Medium};
     match reason {
-        "OOMKilled" => cause(Phase::OomKilled, Cause::CrashLoop, High),
+        "OOMKilled" => cause(Phase::OomKilled, Cause::ContainerOom, High),
+        "CrashLoopBackOff" if init => cause(Phase::InitCrashLoopBackOff, Cause::CrashLoop, High),
         "CrashLoopBackOff" => cause(Phase::CrashLoopBackOff, Cause::CrashLoop, High),
         "ImagePullBackOff" | "ErrImagePull" | "InvalidImageName" | "ErrImageNeverPull" => {
             cause(Phase::ContainerCreating, Cause::ImagePullFailed, High)
         }
-        "CreateContainerConfigError" | "CreateContainerError" | "RunContainerError" => {
-            cause(Phase::ContainerCreating, Cause::Unknown, Medium)
-        }
+        "CreateContainerConfigError" => cause(Phase::ContainerCreating, Cause::ConfigNotFound, Medium),
+        "CreateContainerError" | "RunContainerError" => cause(Phase::ContainerCreating, Cause::Unknown, Medium),
         "ContainerCreating" | "PodInitializing" => phase(Phase::ContainerCreating),
         _ => Signal { phase: None, cause: None },
     }
@@ -207,7 +215,7 @@ fn tensorfusion(reason: TensorFusionReason, note: &str) -> Signal {
 fn kubelet_signal(reason: KubeletReason, record: &EventRecord, details: Option<&Details>) -> Signal {
     use Confidence::{High, Medium};
     use KubeletReason as K;
-    let init = record.regarding.field_path.as_deref().is_some_and(|p| p.starts_with("spec.initContainers"));
+    let init = in_init_container(record);
     let crash_phase = if init { Phase::InitCrashLoopBackOff } else { Phase::CrashLoopBackOff };
     let node_details = match details {
         Some(Details::Node(d)) => Some(d),
@@ -223,6 +231,8 @@ fn kubelet_signal(reason: KubeletReason, record: &EventRecord, details: Option<&
             }
             _ => cause(crash_phase, Cause::CrashLoop, High),
         },
+        // `Error: secret "x" not found`, `Error: couldn't find key K in ConfigMap ns/x`.
+        K::Failed if is_missing_config(&record.note) => cause(Phase::ContainerCreating, Cause::ConfigNotFound, High),
         K::Failed | K::FailedCreatePodSandBox => match node_details {
             Some(NodeDetails::ImagePullFailed(_)) => cause(Phase::ContainerCreating, Cause::ImagePullFailed, High),
             Some(NodeDetails::RuntimeFailure(failure)) => match runtime_cause(&failure.cause, &failure.error) {
@@ -234,14 +244,36 @@ fn kubelet_signal(reason: KubeletReason, record: &EventRecord, details: Option<&
             }
             _ => cause(Phase::ContainerCreating, Cause::Unknown, Medium),
         },
-        K::UnexpectedAdmissionError | K::OutOfResource => cause(Phase::Failed, Cause::DevicePluginUnavailable, High),
+        // The kubelet's own count at admission: the node's GPUs (or CPU, memory) are all in use.
+        K::OutOfResource => match node_details {
+            Some(NodeDetails::OutOfResource(short)) => cause(Phase::Failed, shortage(&short.resource), High),
+            _ => cause(Phase::Failed, Cause::DevicePluginUnavailable, Medium),
+        },
+        K::UnexpectedAdmissionError => cause(Phase::Failed, Cause::DevicePluginUnavailable, High),
         K::Evicted => cause(Phase::Evicted, Cause::NodePressureEviction, High),
         K::SystemOOM => cause(Phase::Running, Cause::HostOom, High),
         K::FailedMount | K::FailedMapVolume => cause(Phase::ContainerCreating, Cause::VolumeMountFailed, High),
-        K::FailedPrepareDynamicResources => cause(Phase::ContainerCreating, Cause::DevicePluginUnavailable, Medium),
+        K::FailedPrepareDynamicResources => cause(Phase::ContainerCreating, Cause::DraPrepareFailed, High),
         K::Unhealthy => Signal { phase: Some(Phase::Running), cause: None },
         _ => Signal { phase: None, cause: None },
     }
+}
+
+/// Whether `text` names an NVIDIA Xid (`Xid=79`, `NVRM: Xid (PCI:0000:3b:00): 79`,
+/// `XidCriticalError`, `GPUXidError`): `Xid`/`XID` not inside a lower-case word.
+pub(super) fn mentions_xid(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    text.match_indices("Xid").chain(text.match_indices("XID")).chain(text.match_indices("xid")).any(|(at, m)| {
+        let before = at.checked_sub(1).map(|i| bytes[i]);
+        let after = bytes.get(at + 3).copied();
+        let lower_word = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_lowercase());
+        let inside_word = if m == "xid" {
+            before.is_some_and(|b| b.is_ascii_alphanumeric()) || after.is_some_and(|b| b.is_ascii_alphabetic())
+        } else {
+            lower_word(before) || lower_word(after)
+        };
+        !inside_word
+    })
 }
 
 /// A runtime failure's cause, with the GPU markers that point at the driver.
@@ -268,9 +300,9 @@ fn runtime_cause(runtime: &RuntimeCause, error: &str) -> Cause {
         RuntimeCause::NvidiaContainerCli { .. } => Cause::NvidiaRuntimeMissing,
         RuntimeCause::RuntimeBinaryMissing { .. } => Cause::RuntimeHandlerMissing,
         RuntimeCause::CriSocketUnavailable { .. } => Cause::CriUnavailable,
-        RuntimeCause::ContainerInitOomKilled => Cause::CrashLoop,
-        // Kata/CoCo GPU cold plug reads the kubelet's PodResources API: the device side failed.
-        RuntimeCause::DeviceColdPlugFailed { .. } => Cause::DevicePluginUnavailable,
+        RuntimeCause::ContainerInitOomKilled => Cause::ContainerOom,
+        // Kata/CoCo GPU cold plug reads the kubelet's PodResources API to plug the device.
+        RuntimeCause::DeviceColdPlugFailed { .. } => Cause::ColdPlugFailed,
         _ => Cause::Unknown,
     }
 }

@@ -8,12 +8,14 @@
 
 mod age;
 mod columns;
+mod described;
 mod klog;
 mod row;
 
 use chrono::{DateTime, Utc};
 
 use self::age::Age;
+use self::described::{Described, status_record};
 use self::row::{Header, Row};
 use super::{DecodeError, ItemLocation};
 use crate::EventRecord;
@@ -34,63 +36,6 @@ pub(crate) fn looks_like_text(input: &str) -> bool {
             || line.trim_start().starts_with("Events:")
             || Row::parse(line, None).is_some_and(|row| row.type_.is_some() || row.object.is_some())
     })
-}
-
-/// The object a describe section is about, from its `Name:`/`Namespace:`/`Kind:` lines.
-#[derive(Clone, Debug, Default)]
-struct Described {
-    name: Option<String>,
-    namespace: Option<String>,
-    kind: Option<String>,
-    /// The Pod status block's top-level `Reason:` and `Message:` (kubelet admission and eviction
-    /// mirror their event there; the event itself may have expired).
-    status_reason: Option<String>,
-    status_message: Option<String>,
-    /// Whether the indented lines being read are a container's `State:` or `Last State:`.
-    in_last_state: bool,
-    /// `State: Waiting` `Reason:` of a container (`CrashLoopBackOff`, `ImagePullBackOff`, ...).
-    waiting_reason: Option<String>,
-    /// A container's `Last State: Terminated` `Reason: OOMKilled`.
-    oom_killed: bool,
-}
-
-impl Described {
-    /// Learn from a top-level `Key:  value` line of `kubectl describe`.
-    fn learn(&mut self, line: &str) {
-        let Some((key, value)) = line.split_once(':') else {
-            return;
-        };
-        let value = value.trim();
-        if line.starts_with(char::is_whitespace) {
-            // Container blocks: `State: Waiting` / `Last State: Terminated`, each with a `Reason:`.
-            match key.trim() {
-                "State" => self.in_last_state = false,
-                "Last State" => self.in_last_state = true,
-                "Reason" if self.in_last_state && value == "OOMKilled" => self.oom_killed = true,
-                "Reason" if !self.in_last_state && value == "OOMKilled" => self.oom_killed = true,
-                "Reason" if !self.in_last_state && self.waiting_reason.is_none() => {
-                    self.waiting_reason = Some(value.to_owned());
-                }
-                _ => {}
-            }
-            return;
-        }
-        match key {
-            // A new object starts at its Name.
-            "Name" => *self = Described { name: Some(value.to_owned()), ..Described::default() },
-            "Namespace" => self.namespace = Some(value.to_owned()),
-            "Kind" => self.kind = Some(value.to_owned()),
-            "Reason" if !value.is_empty() => self.status_reason = Some(value.to_owned()),
-            "Message" if !value.is_empty() => self.status_message = Some(value.to_owned()),
-            // kubectl describe pod/node print no Kind line; their sections tell them apart.
-            "Containers" | "Init Containers" | "QoS Class" if self.kind.is_none() => self.kind = Some("Pod".to_owned()),
-            "Taints" | "Roles" | "Capacity" if self.kind.is_none() => self.kind = Some("Node".to_owned()),
-            "Completions" if self.kind.is_none() => self.kind = Some("Job".to_owned()),
-            "Desired Number of Nodes Scheduled" => self.kind = Some("DaemonSet".to_owned()),
-            "StrategyType" if self.kind.is_none() => self.kind = Some("Deployment".to_owned()),
-            _ => {}
-        }
-    }
 }
 
 /// Proper Kind for the lower-case kind of `kubectl get events` OBJECT (`pod/x`, `gpupool/x`).
@@ -215,43 +160,6 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
     out.extend(status_record(&described, now).map(Ok));
     name_from_scheduled(&mut out);
     out
-}
-
-/// The Pod status block of a describe (`Status: Failed`, `Reason: UnexpectedAdmissionError`,
-/// `Message: ...`) as a record flagged `fromStatus`: it mirrors a kubelet event that may have
-/// expired, and is often all a paste has.
-fn status_record(described: &Described, now: DateTime<Utc>) -> Option<EventRecord> {
-    // The Pod's Reason/Message, else what its containers say (an OOM kill outranks the back-off
-    // it causes).
-    let container = if described.oom_killed { Some("OOMKilled") } else { described.waiting_reason.as_deref() };
-    let (reason, note) = match (described.status_reason.as_deref(), container) {
-        (Some(reason), _) => (reason, described.status_message.clone()),
-        (None, Some(reason)) => (reason, Some(format!("container status: {reason}"))),
-        (None, None) => return None,
-    };
-    let regarding = ObjectReference {
-        kind: Some(described.kind.clone().unwrap_or_else(|| "Pod".to_owned())),
-        namespace: described.namespace.clone(),
-        name: described.name.clone(),
-        ..ObjectReference::default()
-    };
-    let namespace = described.namespace.clone();
-    Some(
-        RawEvent {
-            reason: Some(reason),
-            type_: Some("Warning"),
-            note: note.as_deref(),
-            regarding,
-            namespace: namespace.as_deref(),
-            // The status is what the Pod is now: newer than any of its events.
-            last: [Some(now), None, None],
-            first: [Some(now), None, None],
-            approximate_time: true,
-            from_status: true,
-            ..RawEvent::default()
-        }
-        .into_record(),
-    )
 }
 
 /// Event rows pasted without their describe header name no object; a `Scheduled` note among

@@ -102,6 +102,31 @@ fn is_object(text: &str) -> bool {
     })
 }
 
+/// Column starts for `line`: the header's offsets, except that a start falling inside a word
+/// moves past that word and the spaces after it. Offsets are clamped to the line and to char
+/// boundaries.
+fn pushed_starts(line: &str, header_starts: impl Iterator<Item = usize>) -> Vec<usize> {
+    let bytes = line.as_bytes();
+    let mut starts: Vec<usize> = Vec::new();
+    for start in header_starts {
+        let mut at = start.min(line.len()).max(starts.last().copied().unwrap_or(0));
+        let inside_word = at > 0 && at < bytes.len() && bytes[at - 1] != b' ' && bytes[at] != b' ';
+        if inside_word && !starts.is_empty() {
+            while at < bytes.len() && bytes[at] != b' ' {
+                at += 1;
+            }
+            while at < bytes.len() && bytes[at] == b' ' {
+                at += 1;
+            }
+        }
+        while !line.is_char_boundary(at) {
+            at += 1;
+        }
+        starts.push(at);
+    }
+    starts
+}
+
 impl<'a> Row<'a> {
     /// Read a row with the header's columns; falls back to the cell shapes when the cells do not
     /// line up with the header (empty cells, pasted misalignment).
@@ -141,12 +166,15 @@ impl<'a> Row<'a> {
             // `-o wide` (the message in the middle) or empty cells (old layouts' SubObjectPath):
             // cut at the header's offsets, which kubectl's tabwriter keeps exact.
 
-            for (i, (start, column)) in columns.iter().enumerate() {
-                let end = columns.get(i + 1).map_or(line.len(), |(next, _)| *next);
-                let text = line.get(*start..end.min(line.len()))?.trim();
-                if *start > 0 && !line.is_char_boundary(*start) {
-                    return None;
-                }
+            // A line that ends before the last column starts is not a row (a wrapped message).
+            if columns.last().is_some_and(|(start, _)| *start > line.len()) {
+                return None;
+            }
+            // A cell wider than its header (a hand-edited paste) pushes the next cell right.
+            let starts = pushed_starts(line, columns.iter().map(|(start, _)| *start));
+            for (i, (_, column)) in columns.iter().enumerate() {
+                let (start, end) = (starts[i], starts.get(i + 1).copied().unwrap_or(line.len()));
+                let text = line.get(start..end.max(start).min(line.len()))?.trim();
                 if !text.is_empty() {
                     row.set(*column, text)?;
                 }
@@ -275,6 +303,16 @@ mod tests {
         let row = Row::parse(line, Header::parse(header).as_ref()).unwrap();
         assert_eq!(row.message, "Image pulled");
         assert_eq!((row.count, row.event_name, row.from), (Some(3), Some("a.17f0"), Some("kubelet, node-a")));
+    }
+
+    #[test]
+    fn a_cell_wider_than_its_column_pushes_the_next_one() {
+        let header = "NAMESPACE   LAST SEEN   TYPE      REASON              OBJECT                         MESSAGE";
+        let line = "kube-system 1m          Warning   FailedCreatePodSandBox   pod/nvidia-device-plugin-x   Failed to create pod sandbox: x";
+        let row = Row::parse(line, Header::parse(header).as_ref()).unwrap();
+        assert_eq!((row.namespace, row.reason), (Some("kube-system"), "FailedCreatePodSandBox"));
+        assert_eq!((row.object, row.message), (Some("pod/nvidia-device-plugin-x"), "Failed to create pod sandbox: x"));
+        assert_eq!(pushed_starts("é", [0, 1].into_iter()), [0, 2]);
     }
 
     #[test]

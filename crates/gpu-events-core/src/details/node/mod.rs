@@ -40,10 +40,10 @@ pub use image::{
     ContainerWaiting, ImageInspectFailed, ImageNeverPull, ImagePullBackOff, ImagePullFailed, InspectStep,
     PullFailureCause, PulledImage, PullingImage, RestartBackOff,
 };
-pub use oom::{OomKill, SystemOom};
+pub use oom::{OomKill, OomScope, SystemOom};
 pub use probe::{ProbeFailed, ProbeKind, ProbeWarning};
 pub use runtime::{DynamicResourcesFailed, RuntimeCause, RuntimeFailure, RuntimeLog, RuntimePhase};
-pub use volume::{VolumeMultiAttach, VolumeOperationFailed, VolumesNotMounted};
+pub use volume::{VolumeMultiAttach, VolumeOperationFailed, VolumeProblem, VolumesNotMounted};
 
 pub(crate) use admission::{OUT_OF_RESOURCE, SMT_ALIGNMENT, UNEXPECTED_ADMISSION};
 pub(crate) use container::{CREATED, KILLING, STARTED};

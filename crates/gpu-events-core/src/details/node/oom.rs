@@ -35,6 +35,55 @@ pub struct OomKill {
     pub pgtables_bytes: Option<u64>,
     /// The process's `oom_score_adj` (kernels ≥5.x); Kubernetes sets it by QoS class.
     pub oom_score_adj: Option<i32>,
+    /// Whether a memory cgroup's limit or the whole node ran out of memory, when the note says.
+    pub scope: Option<OomScope>,
+    /// The UID of the Pod whose memory cgroup the process was in, from the kernel's
+    /// `task_memcg=` / `oom_memcg=` path (`/kubepods/burstable/pod<uid>/...` or the systemd
+    /// `kubepods-burstable-pod<uid>.slice`), when the note has it.
+    pub pod_uid: Option<String>,
+}
+
+/// What ran out of memory when the kernel killed a process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum OomScope {
+    /// A memory cgroup hit its limit (`Memory cgroup out of memory: ...`,
+    /// `constraint=CONSTRAINT_MEMCG`): for a container, its memory limit.
+    MemoryCgroup,
+    /// The node itself (`Out of memory: ...`, `constraint=CONSTRAINT_NONE`, or a cpuset or
+    /// memory policy constraint).
+    System,
+}
+
+impl OomScope {
+    /// The scope named in a kernel OOM note.
+    pub fn of(note: &str) -> Option<OomScope> {
+        if note.contains("Memory cgroup out of memory") || note.contains("CONSTRAINT_MEMCG") {
+            Some(OomScope::MemoryCgroup)
+        } else if note.contains("Out of memory:")
+            || ["CONSTRAINT_NONE", "CONSTRAINT_CPUSET", "CONSTRAINT_MEMORY_POLICY"].iter().any(|c| note.contains(c))
+        {
+            Some(OomScope::System)
+        } else {
+            None
+        }
+    }
+}
+
+/// The Pod UID in a kernel memcg path of the note: `pod` followed by a UUID (dashes, or the
+/// underscores of systemd slice names).
+fn pod_uid(note: &str) -> Option<String> {
+    let path = after(note, "task_memcg=").or_else(|| after(note, "oom_memcg="))?;
+    let path = path.split([',', ' ', '\n']).next()?;
+    path.match_indices("pod").find_map(|(at, _)| {
+        let uid = path.get(at + 3..at + 3 + 36)?;
+        let shape = uid.char_indices().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => c == '-' || c == '_',
+            _ => c.is_ascii_hexdigit(),
+        });
+        shape.then(|| uid.replace('_', "-"))
+    })
 }
 
 impl OomKill {
@@ -54,6 +103,8 @@ impl OomKill {
             uid: None,
             pgtables_bytes: None,
             oom_score_adj: None,
+            scope: OomScope::of(note),
+            pod_uid: pod_uid(note),
         };
         let mut seen = [false; 3];
         let fields = std::iter::once(("total-vm", fields.split([',', ' ', ';']).next()?)).chain(
@@ -166,6 +217,32 @@ mod tests {
         )
         .unwrap();
         assert_eq!(odd_name.process, "kworker/0:1 (x)");
+    }
+
+    #[test]
+    fn cgroup_or_system() {
+        let cgroup = OomKill::parse(
+            "Memory cgroup out of memory: Killed process 4242 (python3) total-vm:1000kB, anon-rss:500kB, file-rss:20kB, shmem-rss:0kB, UID:0 pgtables:8kB oom_score_adj:-997",
+        )
+        .unwrap();
+        assert_eq!((cgroup.scope, cgroup.pod_uid), (Some(OomScope::MemoryCgroup), None));
+        let system =
+            OomKill::parse("Out of memory: Killed process 12345 (python) total-vm:1kB, anon-rss:1kB, file-rss:0kB")
+                .unwrap();
+        assert_eq!(system.scope, Some(OomScope::System));
+        let bare = OomKill::parse("Killed process 1 (java) total-vm:1kB, anon-rss:1kB, file-rss:0kB").unwrap();
+        assert_eq!(bare.scope, None);
+        // Several kernel lines: the constraint line names the memcg of the Pod.
+        let lines = OomKill::parse(
+            "oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=abc,mems_allowed=0,oom_memcg=/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod5f0c2a10_aaaa_4b1e_8c3d_00000000a001.slice/cri-containerd-1f.scope,task_memcg=/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod5f0c2a10_aaaa_4b1e_8c3d_00000000a001.slice/cri-containerd-1f.scope,task=python,pid=7,uid=0\nMemory cgroup out of memory: Killed process 7 (python) total-vm:1kB, anon-rss:1kB, file-rss:0kB",
+        )
+        .unwrap();
+        assert_eq!(lines.scope, Some(OomScope::MemoryCgroup));
+        assert_eq!(lines.pod_uid.as_deref(), Some("5f0c2a10-aaaa-4b1e-8c3d-00000000a001"));
+        let cgroupfs = pod_uid("task_memcg=/kubepods/besteffort/pod0b6f9c8e-1d2a-4c3b-9e8f-7a6b5c4d3e2f/9a8b,task=x");
+        assert_eq!(cgroupfs.as_deref(), Some("0b6f9c8e-1d2a-4c3b-9e8f-7a6b5c4d3e2f"));
+        assert_eq!(pod_uid("task_memcg=/system.slice/containerd.service,task=containerd"), None);
+        assert_eq!(pod_uid("task_memcg=/kubepods/pod123"), None);
     }
 
     #[test]

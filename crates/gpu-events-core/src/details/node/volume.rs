@@ -118,6 +118,111 @@ impl VolumeOperationFailed {
     }
 }
 
+impl VolumeOperationFailed {
+    /// What the error says is missing or failing, when it says so.
+    pub fn problem(&self) -> Option<VolumeProblem> {
+        VolumeProblem::find(&self.error)
+    }
+}
+
+/// What keeps a volume from mounting (or a container from being configured), read from a kubelet
+/// error (volume plugins, the CSI client, API `NotFound` errors, CreateContainerConfigError).
+/// The kind decides what to look at next: a Secret, a ConfigMap, a claim, or the CSI driver.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", tag = "type")]
+#[non_exhaustive]
+pub enum VolumeProblem {
+    /// `secret "x" not found` (also `secrets "x" not found`).
+    SecretNotFound {
+        /// The Secret's name.
+        name: String,
+    },
+    /// `configmap "x" not found` (also `configmaps "x" not found`).
+    ConfigMapNotFound {
+        /// The ConfigMap's name.
+        name: String,
+    },
+    /// `persistentvolumeclaim "x" not found` (also plural).
+    ClaimNotFound {
+        /// The PersistentVolumeClaim's name.
+        name: String,
+    },
+    /// A key the Pod references is not in the ConfigMap: `couldn't find key K in ConfigMap
+    /// ns/name` (the kubelet's CreateContainerConfigError).
+    ConfigMapKeyNotFound {
+        /// The ConfigMap's name.
+        name: String,
+        /// The missing key.
+        key: String,
+    },
+    /// A key the Pod references is not in the Secret: `couldn't find key K in Secret ns/name`.
+    SecretKeyNotFound {
+        /// The Secret's name.
+        name: String,
+        /// The missing key.
+        key: String,
+    },
+    /// The CSI driver is not registered with the kubelet of the node: `driver name X not found
+    /// in the list of registered CSI drivers`.
+    CsiDriverNotRegistered {
+        /// The driver name (`ebs.csi.aws.com`).
+        driver: String,
+    },
+    /// The CSI driver answered with a gRPC error (`rpc error: code = ... desc = ...`), or the
+    /// error comes from the `kubernetes.io/csi` plugin.
+    CsiDriverError,
+}
+
+impl VolumeProblem {
+    /// The first problem named in `error`.
+    pub fn find(error: &str) -> Option<VolumeProblem> {
+        if let Some(driver) = after_marker(error, "driver name ", " not found in the list of registered CSI drivers") {
+            return Some(VolumeProblem::CsiDriverNotRegistered { driver: driver.to_owned() });
+        }
+        if let Some(rest) = error.split("couldn't find key ").nth(1)
+            && let Some((key, rest)) = rest.split_once(" in ")
+            && let Some((kind, object)) = rest.split_once(' ')
+        {
+            let object = object.split([' ', ',', ';']).next().unwrap_or(object);
+            let name = object.rsplit('/').next().unwrap_or(object).to_owned();
+            let key = key.to_owned();
+            match kind {
+                "ConfigMap" => return Some(VolumeProblem::ConfigMapKeyNotFound { name, key }),
+                "Secret" => return Some(VolumeProblem::SecretKeyNotFound { name, key }),
+                _ => {}
+            }
+        }
+        let mut rest = error;
+        while let Some(at) = rest.find("\" not found") {
+            let before = &rest[..at];
+            if let Some(open) = before.rfind('"') {
+                let name = &before[open + 1..];
+                let kind = before[..open].trim_end().rsplit([' ', '[', ':', '(']).next().unwrap_or("");
+                let kind = kind.to_ascii_lowercase();
+                let kind = kind.strip_suffix('s').unwrap_or(&kind);
+                let name = name.to_owned();
+                match kind {
+                    "secret" => return Some(VolumeProblem::SecretNotFound { name }),
+                    "configmap" => return Some(VolumeProblem::ConfigMapNotFound { name }),
+                    "persistentvolumeclaim" => return Some(VolumeProblem::ClaimNotFound { name }),
+                    _ => {}
+                }
+            }
+            rest = &rest[at + 1..];
+        }
+        (error.contains("kubernetes.io/csi") || super::grpc_parts(error).is_some())
+            .then_some(VolumeProblem::CsiDriverError)
+    }
+}
+
+/// The text between `start` and `end`, when `end` follows `start` with no space in between.
+fn after_marker<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let end_at = text.find(end)?;
+    let head = &text[..end_at];
+    let value = &head[head.rfind(start)? + start.len()..];
+    (!value.is_empty() && !value.contains(' ')).then_some(value)
+}
+
 /// A ReadWriteOnce volume is still attached or in use elsewhere (`FailedAttachVolume`,
 /// pkg/controller/volume/attachdetach/reconciler/reconciler.go): `Multi-Attach error for volume
 /// %q Volume is already exclusively attached to one node and can't be attached to another`,
@@ -257,6 +362,61 @@ mod tests {
         ] {
             assert_eq!(VolumeOperationFailed::parse(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn what_a_volume_lacks() {
+        let problem = |error: &str| VolumeProblem::find(error);
+        let name = |n: &str| n.to_owned();
+        assert_eq!(
+            problem("secret \"hf-token\" not found"),
+            Some(VolumeProblem::SecretNotFound { name: name("hf-token") })
+        );
+        assert_eq!(
+            problem("secrets \"hf-token\" not found"),
+            Some(VolumeProblem::SecretNotFound { name: name("hf-token") })
+        );
+        assert_eq!(
+            problem("configmap \"model-config\" not found"),
+            Some(VolumeProblem::ConfigMapNotFound { name: name("model-config") })
+        );
+        assert_eq!(
+            problem("error getting ConfigMaps \"x\" not found"),
+            Some(VolumeProblem::ConfigMapNotFound { name: name("x") })
+        );
+        assert_eq!(
+            problem("persistentvolumeclaim \"cache\" not found"),
+            Some(VolumeProblem::ClaimNotFound { name: name("cache") })
+        );
+        assert_eq!(
+            problem(
+                "kubernetes.io/csi: attacher.MountDevice failed to create newCsiDriverClient: driver name ebs.csi.aws.com not found in the list of registered CSI drivers"
+            ),
+            Some(VolumeProblem::CsiDriverNotRegistered { driver: name("ebs.csi.aws.com") })
+        );
+        assert_eq!(
+            problem("rpc error: code = Internal desc = mount failed: exit status 32"),
+            Some(VolumeProblem::CsiDriverError)
+        );
+        assert_eq!(
+            problem("couldn't find key HF_TOKEN in Secret ml/hf"),
+            Some(VolumeProblem::SecretKeyNotFound { name: name("hf"), key: name("HF_TOKEN") })
+        );
+        assert_eq!(
+            problem("couldn't find key model in ConfigMap ml/cfg"),
+            Some(VolumeProblem::ConfigMapKeyNotFound { name: name("cfg"), key: name("model") })
+        );
+        // A quoted name of another kind is skipped; the kind after it still counts.
+        assert_eq!(
+            problem("node \"a\" not found, secret \"s\" not found"),
+            Some(VolumeProblem::SecretNotFound { name: name("s") })
+        );
+        for none in ["timed out waiting for the condition", "node \"a\" not found", "\" not found", ""] {
+            assert_eq!(problem(none), None, "{none}");
+        }
+        let setup =
+            VolumeOperationFailed::parse("MountVolume.SetUp failed for volume \"x\" : secret \"y\" not found").unwrap();
+        assert_eq!(setup.problem(), Some(VolumeProblem::SecretNotFound { name: name("y") }));
     }
 
     #[test]

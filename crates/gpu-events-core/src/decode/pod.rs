@@ -1,0 +1,151 @@
+//! What a Pod's status says, as one record flagged `fromStatus`: from a pasted `kubectl
+//! describe pod` (its `Reason:`/`Message:` and container states) or a Pod object (`kubectl get
+//! pod -o yaml|json`, or just its `status:`). The kubelet mirrors its admission and eviction
+//! events into the status, and the events may have expired: the status is often all a paste has.
+
+use chrono::{DateTime, Utc};
+use serde_json::{Map, Value};
+
+use crate::EventRecord;
+use crate::record::{ObjectReference, RawEvent};
+
+/// A container's state reason (`CrashLoopBackOff`, `OOMKilled`, ...), and which container.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ContainerState {
+    pub(crate) reason: String,
+    pub(crate) container: Option<String>,
+    pub(crate) init: bool,
+}
+
+impl ContainerState {
+    /// The container as the kubelet's events name it (`spec.initContainers{download}`).
+    fn field_path(&self) -> Option<String> {
+        let list = if self.init { "initContainers" } else { "containers" };
+        self.container.as_ref().map(|c| format!("spec.{list}{{{c}}}"))
+    }
+}
+
+/// A Pod's status, as far as a diagnosis needs it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PodStatus {
+    pub(crate) kind: Option<String>,
+    pub(crate) namespace: Option<String>,
+    pub(crate) name: Option<String>,
+    pub(crate) uid: Option<String>,
+    /// The status's `reason` and `message` (`UnexpectedAdmissionError`, `Evicted`).
+    pub(crate) reason: Option<String>,
+    pub(crate) message: Option<String>,
+    /// The first container killed for memory, in its state or last state.
+    pub(crate) oom_killed: Option<ContainerState>,
+    /// The first container waiting for a reason (init containers first).
+    pub(crate) waiting: Option<ContainerState>,
+    /// When the status was true: `now` for a pasted describe, the newest time in an object.
+    pub(crate) time: Option<DateTime<Utc>>,
+}
+
+impl PodStatus {
+    /// The status of a Pod object (`kind: Pod`), or of a bare `status:` fragment.
+    pub(crate) fn of_object(map: &Map<String, Value>) -> Option<PodStatus> {
+        let status = map.get("status")?.as_object()?;
+        let metadata = map.get("metadata").and_then(Value::as_object);
+        let text = |m: Option<&Map<String, Value>>, key: &str| m?.get(key)?.as_str().map(str::to_owned);
+        let mut pod = PodStatus {
+            kind: Some("Pod".to_owned()),
+            namespace: text(metadata, "namespace"),
+            name: text(metadata, "name"),
+            uid: text(metadata, "uid"),
+            reason: text(Some(status), "reason"),
+            message: text(Some(status), "message"),
+            time: newest_time(&Value::Object(status.clone())),
+            ..PodStatus::default()
+        };
+        for (list, init) in [("initContainerStatuses", true), ("containerStatuses", false)] {
+            for container in status.get(list).and_then(Value::as_array).into_iter().flatten() {
+                let reason = |state: &str, phase: &str| {
+                    container.get(state)?.get(phase)?.get("reason")?.as_str().map(str::to_owned)
+                };
+                let state = |reason: String| ContainerState {
+                    reason,
+                    container: container.get("name").and_then(Value::as_str).map(str::to_owned),
+                    init,
+                };
+                let oom = [reason("state", "terminated"), reason("lastState", "terminated")]
+                    .into_iter()
+                    .flatten()
+                    .find(|r| r == "OOMKilled");
+                if pod.oom_killed.is_none() {
+                    pod.oom_killed = oom.map(state);
+                }
+                if pod.waiting.is_none() {
+                    pod.waiting = reason("state", "waiting").map(state);
+                }
+            }
+        }
+        Some(pod)
+    }
+
+    /// The record of what the status says; `None` when it says nothing is wrong.
+    pub(crate) fn record(&self) -> Option<EventRecord> {
+        // An OOM kill outranks the back-off it causes.
+        let container = self.oom_killed.as_ref().or(self.waiting.as_ref());
+        let (reason, note, field_path) = match (self.reason.as_deref(), container) {
+            (Some(reason), _) => (reason, self.message.clone(), None),
+            (None, Some(state)) => {
+                let note = match &state.container {
+                    Some(name) if state.init => format!("init container {name} status: {}", state.reason),
+                    Some(name) => format!("container {name} status: {}", state.reason),
+                    None => format!("container status: {}", state.reason),
+                };
+                (state.reason.as_str(), Some(note), state.field_path())
+            }
+            (None, None) => return None,
+        };
+        let regarding = ObjectReference {
+            kind: Some(self.kind.clone().unwrap_or_else(|| "Pod".to_owned())),
+            namespace: self.namespace.clone(),
+            name: self.name.clone(),
+            uid: self.uid.clone(),
+            field_path,
+            ..ObjectReference::default()
+        };
+        Some(
+            RawEvent {
+                reason: Some(reason),
+                type_: Some("Warning"),
+                note: note.as_deref(),
+                regarding,
+                namespace: self.namespace.as_deref(),
+                last: [self.time, None, None],
+                first: [self.time, None, None],
+                approximate_time: true,
+                from_status: true,
+                ..RawEvent::default()
+            }
+            .into_record(),
+        )
+    }
+}
+
+/// What a Pod's status says, as a record flagged `fromStatus` and timed `now` (the status is
+/// the Pod as it is when read): its status reason and message (`UnexpectedAdmissionError`,
+/// `Evicted`), else the first container killed for memory, else the first waiting one, named in
+/// `regarding.fieldPath`. `None` when the status says nothing is wrong. Live tools add it to the
+/// Pod's events before [`diagnose`](crate::diagnose::diagnose).
+pub fn pod_status_record(pod: &k8s_openapi::api::core::v1::Pod, now: DateTime<Utc>) -> Option<EventRecord> {
+    let value = serde_json::to_value(pod).ok()?;
+    let status = PodStatus::of_object(value.as_object()?)?;
+    PodStatus { time: Some(now), ..status }.record()
+}
+
+/// The newest RFC 3339 time anywhere in a status (`startTime`, conditions'
+/// `lastTransitionTime`, containers' `startedAt`/`finishedAt`).
+fn newest_time(value: &Value) -> Option<DateTime<Utc>> {
+    match value {
+        Value::String(text) if text.len() >= 20 && text.as_bytes()[4] == b'-' => {
+            DateTime::parse_from_rfc3339(text).ok().map(|t| t.to_utc())
+        }
+        Value::Array(items) => items.iter().filter_map(newest_time).max(),
+        Value::Object(map) => map.values().filter_map(newest_time).max(),
+        _ => None,
+    }
+}

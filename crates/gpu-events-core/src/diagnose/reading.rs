@@ -1,0 +1,116 @@
+//! Reading an object's records as a person does: latest first, the phase from the newest
+//! record that implies one, the cause from the newest record that points at one in that phase,
+//! and whether the object has got past its last problem.
+
+use super::{Cause, Confidence, Phase, signal};
+use crate::{EventRecord, EventType};
+
+/// Records this close in time are read in lifecycle order, not clock order: the scheduler's and
+/// the kubelet's clocks differ by a second or so (a `Scheduled` 16s ago after an admission
+/// failure 17s ago), and pasted ages are rounded.
+const CLOCK_SKEW: chrono::TimeDelta = chrono::TimeDelta::seconds(2);
+
+/// What one record contributes to its object's diagnosis; small, so a summary of a large dump
+/// keeps one per record without keeping the records.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Reading {
+    time: Option<chrono::DateTime<chrono::Utc>>,
+    /// The record's position in its object's records.
+    pub(super) index: usize,
+    pub(super) signal: signal::Signal,
+    warning: bool,
+}
+
+impl Reading {
+    /// The reading of the `index`th record of an object.
+    pub(super) fn of(record: &EventRecord, index: usize) -> Reading {
+        // A pasted row without a Type column: a reason the catalogue only knows as a Warning
+        // is one.
+        let always_warning = || {
+            record.reason.reason().is_some_and(|r| {
+                let types = r.info().types;
+                !types.is_empty() && types.iter().all(|t| *t == EventType::Warning)
+            })
+        };
+        Reading {
+            time: record.last_timestamp,
+            index,
+            signal: signal::read(record),
+            warning: record.type_ == Some(EventType::Warning) || (record.type_.is_none() && always_warning()),
+        }
+    }
+}
+
+/// Where a phase is in a Pod's lifecycle, for the phases that follow one another.
+fn lifecycle(phase: Phase) -> Option<u8> {
+    match phase {
+        Phase::Pending => Some(0),
+        Phase::ContainerCreating => Some(1),
+        Phase::Running => Some(2),
+        _ => None,
+    }
+}
+
+/// The current phase: the newest record's, unless a record within [`CLOCK_SKEW`] of it is
+/// further in the lifecycle (a kubelet event implies the Pod was scheduled).
+fn current_phase(readings: &[Reading]) -> Phase {
+    let mut phased = readings.iter().filter_map(|r| r.signal.phase.map(|p| (r.time, p)));
+    let Some((newest_time, newest)) = phased.next() else {
+        return Phase::Unknown;
+    };
+    let close = |time: Option<chrono::DateTime<chrono::Utc>>| match (time, newest_time) {
+        (Some(a), Some(b)) => (b - a).abs() <= CLOCK_SKEW,
+        _ => false,
+    };
+    // Only a Pending or ContainerCreating reading is corrected: any later one is newer news.
+    let Some(rank) = lifecycle(newest).filter(|rank| *rank < 2) else {
+        return newest;
+    };
+    phased
+        .take_while(|(time, _)| close(*time))
+        .find(|(_, p)| lifecycle(*p).is_none_or(|later| later > rank))
+        .map_or(newest, |(_, p)| p)
+}
+
+/// Phase, cause and confidence of one object from its readings (sorted latest first here);
+/// `None` when nothing is wrong.
+pub(super) fn conclude(readings: &mut [Reading]) -> Option<(Phase, Cause, Confidence)> {
+    if !readings.iter().any(|r| r.warning || r.signal.cause.is_some()) {
+        return None;
+    }
+    // Latest first. Equal times (ages in a pasted table are coarse) keep the input's order,
+    // reversed: kubectl lists events oldest first.
+    readings.sort_by_key(|r| std::cmp::Reverse((r.time, r.index)));
+    let phase = current_phase(readings);
+    let causes = || readings.iter().filter_map(|r| r.signal.cause.map(|c| (c, r.signal.phase)));
+    // The newest known cause in the current phase; else the newest known cause; else unknown.
+    let known = |(c, _): &((Cause, Confidence), Option<Phase>)| c.0 != Cause::Unknown;
+    let (cause, newest_confidence) = causes()
+        .filter(known)
+        .find(|(_, p)| *p == Some(phase))
+        .or_else(|| causes().find(known))
+        .map(|(c, _)| c)
+        .or_else(|| causes().next().map(|(c, _)| c))
+        .unwrap_or((Cause::Unknown, Confidence::Low));
+    // The surest record of the cause decides (a bare `Error: ImagePullBackOff` after the pull
+    // error that says `401 Unauthorized`).
+    let confidence =
+        causes().filter(|((c, _), _)| *c == cause).map(|((_, conf), _)| conf).max().unwrap_or(newest_confidence);
+    // An object that got past the phase of its problem (Scheduled after FailedScheduling,
+    // Started after BackOff) is not stuck. Problems outside the Pending → ContainerCreating →
+    // Running line (a crash loop, an admission failure) come before Running.
+    let problem_rank = readings
+        .iter()
+        .filter(|r| r.signal.cause.is_some_and(|(c, _)| c == cause))
+        .filter_map(|r| r.signal.phase)
+        .map(|p| lifecycle(p).unwrap_or(1))
+        .max();
+    let resolved = match (lifecycle(phase), problem_rank) {
+        (Some(now), Some(problem)) => now > problem,
+        _ => false,
+    };
+    if resolved {
+        return None;
+    }
+    Some((phase, cause, confidence))
+}
