@@ -1,11 +1,17 @@
+//! (being written)
 //! Export Kubernetes events before they expire: watch both Event APIs, normalize to the typed
 //! records of [`gpu_events_core`], deduplicate with counts preserved, redact, route to sinks,
 //! expose bounded-cardinality metrics and alert on sustained patterns.
 
 pub mod alert;
+pub mod error;
 pub mod metrics;
 pub mod record;
 pub mod redact;
 pub mod route;
+#[cfg(test)]
+mod test_support;
 
+pub use error::ConfigError;
 pub use record::{Delta, ExportRecord, Owner};
+pub use redact::{RedactionConfig, RedactionRule, Redactor};
