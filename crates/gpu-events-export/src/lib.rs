@@ -15,3 +15,4 @@ mod test_support;
 pub use error::ConfigError;
 pub use record::{Delta, ExportRecord, Owner};
 pub use redact::{RedactionConfig, RedactionRule, Redactor};
+pub use route::{Matcher, Route, Router};
