@@ -12,6 +12,7 @@ pub mod route;
 #[cfg(test)]
 mod test_support;
 
+pub use alert::{Alert, AlertEngine, AlertRule, AlertState, GroupKey};
 pub use error::ConfigError;
 pub use record::{Delta, ExportRecord, Owner};
 pub use redact::{RedactionConfig, RedactionRule, Redactor};

@@ -247,7 +247,7 @@ impl<'a> Candidate<'a> {
         Candidate { record, details: OnceCell::new() }
     }
 
-    fn details(&self) -> Option<&serde_json::Value> {
+    pub(crate) fn details(&self) -> Option<&serde_json::Value> {
         self.details
             .get_or_init(|| self.record.record.details.as_ref().and_then(|d| serde_json::to_value(d).ok()))
             .as_ref()
