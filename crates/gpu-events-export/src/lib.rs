@@ -14,6 +14,7 @@ mod test_support;
 
 pub use alert::{Alert, AlertEngine, AlertRule, AlertState, GroupKey};
 pub use error::ConfigError;
+pub use metrics::{Metrics, MetricsConfig, WatchApi};
 pub use record::{Delta, ExportRecord, Owner};
 pub use redact::{RedactionConfig, RedactionRule, Redactor};
 pub use route::{Matcher, Route, Router};
