@@ -6,12 +6,20 @@ pub mod alert;
 pub mod checkpoint;
 pub mod config;
 pub mod dedupe;
+pub mod error;
 pub mod exporter;
 pub mod metrics;
 pub mod record;
 pub mod redact;
 pub mod route;
 pub mod sink;
+#[cfg(test)]
+mod test_support;
 pub mod watch;
 
+pub use alert::{Alert, AlertEngine, AlertRule, AlertState, GroupKey};
+pub use error::ConfigError;
+pub use metrics::{Metrics, MetricsConfig, WatchApi};
 pub use record::{Delta, ExportRecord, Owner};
+pub use redact::{RedactionConfig, RedactionRule, Redactor};
+pub use route::{Matcher, Route, Router};

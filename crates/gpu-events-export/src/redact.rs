@@ -1,1 +1,896 @@
-//! (being written)
+//! Redaction close to collection, before any sink: regex rules (built-in and user-given) applied
+//! to a record's `note` and to every string inside its typed `details`.
+//!
+//! # Built-in rules
+//!
+//! With [`RedactionConfig::defaults`] on (the default), these run first, in this order (names as
+//! recorded in [`ExportRecord::redactions`]):
+//!
+//! | name | what | becomes |
+//! |---|---|---|
+//! | `url-credentials` | `scheme://user:pass@host` (or `scheme://token@host`) | `scheme://<credentials>@host` |
+//! | `authorization` | the value after `Authorization:` / `Authorization=` (a scheme such as `Basic` is kept; a bare value needs 16+ characters) | `Authorization: Basic <token>` |
+//! | `bearer-token` | `Bearer` followed by 8+ token characters | `Bearer <token>` |
+//! | `email` | `local@domain.tld` | `<email>` |
+//! | `aws-account-id` | the 12-digit account inside an ARN (`arn:aws:iam::123456789012:...`) | `arn:aws:iam::<account-id>:...` |
+//! | `aws-instance-id` | EC2 instance ids `i-` + 8 or 17 lowercase hex digits | `<instance-id>` |
+//! | `azure-subscription` | the subscription UUID in `/subscriptions/<uuid>` resource ids | `/subscriptions/<subscription-id>` |
+//! | `gcp-project` | the project in `gce://<project>/` provider ids and `projects/<project>/` API paths | `gce://<project>/` |
+//! | `ipv6` | IPv6 addresses (validated with [`std::net::Ipv6Addr`], IPv4-mapped included) | `<ipv6>` |
+//! | `ipv4` | dotted-quad IPv4 addresses (octets 0–255, no leading zeros) | `<ipv4>` |
+//!
+//! They are written not to touch what GPU events are made of: node, Pod and GPU names
+//! (`gpu-node-3`, `GPU-e78e68c0-...`), resource names (`nvidia.com/gpu`), quantities (`10Gi`),
+//! versions (`1.28.3`, `v1.2.3.4`, `535.104.05`), UIDs, image digests (`@sha256:...`), container
+//! ids, MAC addresses and timestamps (`12:34:56` is not an IPv6 address). A bare four-part
+//! number such as `1.2.3.4` cannot be told from an address and is redacted. GCE numeric instance ids and Azure VM
+//! ids (plain UUIDs) are *not* redacted: they cannot be told apart from other numbers and from
+//! Kubernetes UIDs; GCE and Azure node names are node names and are kept too. EKS node names
+//! such as `ip-10-0-1-23.ec2.internal` are kept (they are the names of the objects events are
+//! about); add a user rule to hide them.
+//!
+//! # User rules
+//!
+//! [`RedactionRule`]s run after the built-in ones, in the order given. `pattern` uses the
+//! [`regex`] crate's syntax (linear time: no backtracking, so no input can make a rule slow);
+//! `replacement` may refer to capture groups as `$1` or `${name}` (write `$$` for a literal `$`).
+//!
+//! ```yaml
+//! redaction:
+//!   defaults: true
+//!   rules:
+//!     - name: tenant
+//!       pattern: 'tenant-[0-9]+'
+//!       replacement: 'tenant-<id>'
+//! ```
+//!
+//! # Cost
+//!
+//! Every pattern is compiled once, in [`Redactor::new`]. A record is first screened with one
+//! [`RegexSet`] pass per string; rules whose pattern does not occur are skipped, and a record
+//! with nothing to redact is left untouched without any allocation for its note.
+
+use std::borrow::Cow;
+
+use gpu_events_core::details::Details;
+use regex::{Regex, RegexSet};
+use serde::Deserialize;
+
+use crate::ExportRecord;
+use crate::error::ConfigError;
+
+/// The `redaction` block of the exporter's configuration.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[non_exhaustive]
+pub struct RedactionConfig {
+    /// Whether the built-in rules run (see the [module docs](self)); `true` by default.
+    #[serde(default = "default_true")]
+    pub defaults: bool,
+    /// User rules, applied after the built-in ones, in this order.
+    #[serde(default)]
+    pub rules: Vec<RedactionRule>,
+}
+
+impl Default for RedactionConfig {
+    fn default() -> Self {
+        RedactionConfig { defaults: true, rules: Vec::new() }
+    }
+}
+
+impl RedactionConfig {
+    /// The built-in rules and the given user rules.
+    pub fn with_rules(rules: Vec<RedactionRule>) -> Self {
+        RedactionConfig { defaults: true, rules }
+    }
+
+    /// No rule at all: records pass unchanged.
+    pub fn none() -> Self {
+        RedactionConfig { defaults: false, rules: Vec::new() }
+    }
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// One user rule: every match of `pattern` becomes `replacement`.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[non_exhaustive]
+pub struct RedactionRule {
+    /// The name recorded in [`ExportRecord::redactions`] when the rule changes a record; unique,
+    /// and distinct from the built-in names.
+    pub name: String,
+    /// A regular expression in the [`regex`] crate's syntax; it must not match the empty string.
+    pub pattern: String,
+    /// What each match becomes; `$1` / `${name}` insert capture groups. `<redacted>` by default.
+    #[serde(default = "default_replacement")]
+    pub replacement: String,
+}
+
+impl RedactionRule {
+    /// A rule.
+    pub fn new(name: impl Into<String>, pattern: impl Into<String>, replacement: impl Into<String>) -> Self {
+        RedactionRule { name: name.into(), pattern: pattern.into(), replacement: replacement.into() }
+    }
+}
+
+fn default_replacement() -> String {
+    "<redacted>".to_owned()
+}
+
+/// Refines a regex match: given the haystack and the match's byte range, the range to replace,
+/// or `None` to keep the text (for checks a regex cannot express, like "not followed by `.5`").
+type Check = fn(&str, usize, usize) -> Option<(usize, usize)>;
+
+/// A built-in rule.
+struct Builtin {
+    name: &'static str,
+    pattern: &'static str,
+    replacement: &'static str,
+    check: Option<Check>,
+}
+
+/// The built-in rules, in the order they run. `(?-u:\b)` is an ASCII word boundary (it keeps the
+/// fast regex engines usable on non-ASCII text).
+const BUILTINS: &[Builtin] = &[
+    Builtin {
+        name: "url-credentials",
+        pattern: r"(?i)(?-u:\b)([a-z][a-z0-9+.\-]*://)[^\s/?#@]+(?:@[^\s/?#@]+)*@",
+        replacement: "${1}<credentials>@",
+        check: None,
+    },
+    Builtin {
+        name: "authorization",
+        pattern: r#"(?i)(?-u:\b)(authorization["']?[ \t]*[:=][ \t]*["']?)(?:((?:basic|bearer|digest|negotiate|token|apikey|aws4-hmac-sha256)[ \t]+)[^\s"',;]+|[^\s"',;]{16,})"#,
+        replacement: "${1}${2}<token>",
+        check: None,
+    },
+    Builtin {
+        name: "bearer-token",
+        pattern: r"(?i)(?-u:\b)(bearer)[ \t]+[a-z0-9\-._~+/]{8,}=*",
+        replacement: "${1} <token>",
+        check: None,
+    },
+    Builtin {
+        name: "email",
+        pattern: r"(?-u:\b)[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?-u:\b)",
+        replacement: "<email>",
+        check: None,
+    },
+    Builtin {
+        name: "aws-account-id",
+        pattern: r"(?-u:\b)(arn:aws[a-z\-]*:[a-z0-9\-]*:[a-z0-9\-]*:)[0-9]{12}(:)",
+        replacement: "${1}<account-id>${2}",
+        check: None,
+    },
+    Builtin {
+        name: "aws-instance-id",
+        pattern: r"(?-u:\b)i-(?:[0-9a-f]{17}|[0-9a-f]{8})(?-u:\b)",
+        replacement: "<instance-id>",
+        check: Some(not_in_name),
+    },
+    Builtin {
+        name: "azure-subscription",
+        pattern: r"(?i)(/subscriptions/)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?-u:\b)",
+        replacement: "${1}<subscription-id>",
+        check: None,
+    },
+    Builtin {
+        name: "gcp-project",
+        pattern: r"(?-u:\b)(gce://|projects/)[a-z][a-z0-9\-]{4,28}[a-z0-9]/",
+        replacement: "${1}<project>/",
+        check: None,
+    },
+    Builtin {
+        name: "ipv6",
+        // An address with an IPv4 tail first (so `::ffff:10.0.0.1` is one match), then plain
+        // colon-hex groups; `ipv6_check` validates the candidate.
+        pattern: r"(?:[0-9A-Fa-f]{0,4}:){2,6}(?:[0-9]{1,3}\.){3}[0-9]{1,3}|(?:[0-9A-Fa-f]{1,4})?(?::[0-9A-Fa-f]{0,4}){2,7}",
+        replacement: "<ipv6>",
+        check: Some(ipv6_check),
+    },
+    Builtin {
+        name: "ipv4",
+        pattern: r"(?-u:\b)(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(?:\.(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}(?-u:\b)",
+        replacement: "<ipv4>",
+        check: Some(ipv4_check),
+    },
+];
+
+/// The names of the built-in rules, in the order they run.
+pub fn builtin_rule_names() -> impl Iterator<Item = &'static str> {
+    BUILTINS.iter().map(|rule| rule.name)
+}
+
+fn char_before(text: &str, at: usize) -> Option<char> {
+    text.get(..at).and_then(|head| head.chars().next_back())
+}
+
+fn char_after(text: &str, at: usize) -> Option<char> {
+    text.get(at..).and_then(|tail| tail.chars().next())
+}
+
+/// Whether a `.` at `at` starts another dotted number (`1.2.3.4.5`, `10.0.0.1.2`).
+fn dotted_number_at(text: &str, at: usize) -> bool {
+    let mut tail = text.get(at..).unwrap_or_default().chars();
+    tail.next() == Some('.') && tail.next().is_some_and(|c| c.is_ascii_digit())
+}
+
+/// Keeps an id that is part of a longer hyphenated name (`my-i-12345678`, `i-12345678-worker`).
+fn not_in_name(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+    let glued = |c: Option<char>| c.is_some_and(|c| c == '-' || c == '.' || c == '_');
+    if glued(char_before(text, start)) || (glued(char_after(text, end)) && !dotted_end(text, end)) {
+        return None;
+    }
+    Some((start, end))
+}
+
+/// Whether the text at `at` is a sentence end (`.` then whitespace or the end).
+fn dotted_end(text: &str, at: usize) -> bool {
+    let mut tail = text.get(at..).unwrap_or_default().chars();
+    tail.next() == Some('.') && tail.next().is_none_or(char::is_whitespace)
+}
+
+/// An IPv4 candidate is an address unless it is part of a longer dotted number or a version.
+fn ipv4_check(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+    if char_before(text, start) == Some('.') || dotted_number_at(text, end) {
+        return None;
+    }
+    Some((start, end))
+}
+
+/// An IPv6 candidate is an address when it stands alone (not glued to letters, digits, `:`, `.`
+/// or `-`), has a hex digit, and parses as [`std::net::Ipv6Addr`]. One trailing `:` (a sentence
+/// colon, `addr fe80::1: refused`) is left out of the match.
+fn ipv6_check(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+    let matched = text.get(start..end)?;
+    let glued = |c: char| c.is_ascii_alphanumeric() || matches!(c, ':' | '.' | '-' | '_');
+    if char_before(text, start).is_some_and(glued) {
+        return None;
+    }
+    if char_after(text, end).is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, ':' | '-' | '_'))
+        || dotted_number_at(text, end)
+    {
+        return None;
+    }
+    let end = if matched.ends_with(':') && !matched.ends_with("::") { end - 1 } else { end };
+    let candidate = text.get(start..end)?;
+    if !candidate.bytes().any(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    candidate.parse::<std::net::Ipv6Addr>().ok().map(|_| (start, end))
+}
+
+/// A compiled rule.
+#[derive(Debug)]
+struct Rule {
+    name: String,
+    regex: Regex,
+    replacement: String,
+    /// The replacement has no `$`: no capture expansion needed.
+    literal: bool,
+    check: Option<Check>,
+}
+
+impl Rule {
+    /// The text with every accepted match replaced, or `None` when nothing changed (no match, or
+    /// every replacement equal to what it replaces).
+    fn apply(&self, text: &str) -> Option<String> {
+        let mut out = String::new();
+        let mut last = 0;
+        let mut changed = false;
+        let mut splice = |start: usize, end: usize, replacement: &str, out: &mut String| {
+            if start < last || text.get(start..end) == Some(replacement) {
+                return;
+            }
+            out.push_str(&text[last..start]);
+            out.push_str(replacement);
+            last = end;
+            changed = true;
+        };
+        if self.literal {
+            for found in self.regex.find_iter(text) {
+                if let Some((start, end)) = self.accept(text, found.start(), found.end()) {
+                    splice(start, end, &self.replacement, &mut out);
+                }
+            }
+        } else {
+            let mut expanded = String::new();
+            for captures in self.regex.captures_iter(text) {
+                let Some(found) = captures.get(0) else { continue };
+                if let Some((start, end)) = self.accept(text, found.start(), found.end()) {
+                    expanded.clear();
+                    captures.expand(&self.replacement, &mut expanded);
+                    splice(start, end, &expanded, &mut out);
+                }
+            }
+        }
+        if !changed {
+            return None;
+        }
+        out.push_str(&text[last..]);
+        Some(out)
+    }
+
+    fn accept(&self, text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+        match self.check {
+            Some(check) => check(text, start, end).filter(|&(s, e)| s >= start && e <= end && s < e),
+            None => Some((start, end)),
+        }
+    }
+}
+
+/// The compiled redaction rules of a [`RedactionConfig`]. Cheap to share (`&self` methods only).
+#[derive(Debug)]
+pub struct Redactor {
+    rules: Vec<Rule>,
+    /// Every rule's pattern, for the one-pass screen.
+    screen: RegexSet,
+}
+
+/// A string after redaction, from [`Redactor::redact_str`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Redacted<'t, 'r> {
+    /// The text, borrowed when nothing changed.
+    pub text: Cow<'t, str>,
+    /// The names of the rules that changed it, in rule order.
+    pub rules: Vec<&'r str>,
+}
+
+impl Redactor {
+    /// Compile the rules of `config`: the built-in ones (unless `defaults: false`), then the user
+    /// rules.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::InvalidPattern`] for a pattern that does not compile (the error names the
+    /// rule and carries the regex compiler's message), [`ConfigError::EmptyMatch`] for a pattern
+    /// that matches the empty string, [`ConfigError::EmptyName`] and
+    /// [`ConfigError::DuplicateName`] for a missing or repeated name (built-in names included).
+    pub fn new(config: &RedactionConfig) -> Result<Redactor, ConfigError> {
+        let mut rules = Vec::new();
+        if config.defaults {
+            for builtin in BUILTINS {
+                let regex = Regex::new(builtin.pattern).map_err(|source| ConfigError::InvalidPattern {
+                    rule: builtin.name.to_owned(),
+                    source: Box::new(source),
+                })?;
+                rules.push(Rule {
+                    name: builtin.name.to_owned(),
+                    regex,
+                    replacement: builtin.replacement.to_owned(),
+                    literal: !builtin.replacement.contains('$'),
+                    check: builtin.check,
+                });
+            }
+        }
+        for user in &config.rules {
+            if user.name.trim().is_empty() {
+                return Err(ConfigError::EmptyName { what: "redaction rule" });
+            }
+            if rules.iter().any(|rule| rule.name == user.name) || builtin_rule_names().any(|name| name == user.name) {
+                return Err(ConfigError::DuplicateName { what: "redaction rule", name: user.name.clone() });
+            }
+            let regex = Regex::new(&user.pattern)
+                .map_err(|source| ConfigError::InvalidPattern { rule: user.name.clone(), source: Box::new(source) })?;
+            if regex.is_match("") {
+                return Err(ConfigError::EmptyMatch { rule: user.name.clone(), pattern: user.pattern.clone() });
+            }
+            rules.push(Rule {
+                name: user.name.clone(),
+                regex,
+                replacement: user.replacement.clone(),
+                literal: !user.replacement.contains('$'),
+                check: None,
+            });
+        }
+        let screen = RegexSet::new(rules.iter().map(|rule| rule.regex.as_str())).map_err(|source| {
+            ConfigError::InvalidPattern { rule: "(all rules together)".to_owned(), source: Box::new(source) }
+        })?;
+        Ok(Redactor { rules, screen })
+    }
+
+    /// The names of the rules, in the order they run.
+    pub fn rule_names(&self) -> impl Iterator<Item = &str> {
+        self.rules.iter().map(|rule| rule.name.as_str())
+    }
+
+    /// Redact one string (for fields the exporter redacts beyond the note and details).
+    pub fn redact_str<'t>(&self, text: &'t str) -> Redacted<'t, '_> {
+        let mut fired = vec![false; self.rules.len()];
+        let text = match self.apply(text, &mut fired) {
+            Some(redacted) => Cow::Owned(redacted),
+            None => Cow::Borrowed(text),
+        };
+        let rules = self.rules.iter().zip(&fired).filter(|(_, fired)| **fired).map(|(rule, _)| rule.name.as_str());
+        Redacted { text, rules: rules.collect() }
+    }
+
+    /// Redact `record.note` and every string inside `record.details` (object keys and the
+    /// `kind` tags that name the grammar excepted), and add the names of the rules that changed
+    /// something to `record.redactions` (kept sorted and unique).
+    ///
+    /// The details are rewritten through their JSON form and read back with `Details`'s
+    /// `Deserialize`. A string whose redaction would make them unreadable is a value from the
+    /// grammar's fixed vocabulary (an enum tag such as `"step": "allocate"`, which a broad user
+    /// rule may match), never text from the event, so it is kept as is; every other change stays.
+    pub fn redact(&self, record: &mut ExportRecord) {
+        let mut fired = vec![false; self.rules.len()];
+        if let Some(note) = self.apply(&record.record.note, &mut fired) {
+            record.record.note = note;
+        }
+        if let Some(details) = &record.record.details
+            && let Ok(original) = serde_json::to_value(details)
+        {
+            let mut changes = Vec::new();
+            self.collect_changes(&original, &mut String::new(), &mut changes);
+            if let Some((details, kept)) = apply_changes(&original, changes) {
+                record.record.details = Some(details);
+                for index in kept {
+                    if let Some(flag) = fired.get_mut(index) {
+                        *flag = true;
+                    }
+                }
+            }
+        }
+        if fired.iter().any(|fired| *fired) {
+            let names = self.rules.iter().zip(&fired).filter(|(_, fired)| **fired).map(|(rule, _)| rule.name.clone());
+            record.redactions.extend(names);
+            record.redactions.sort();
+            record.redactions.dedup();
+        }
+    }
+
+    /// The redactions of every string of a JSON value (not object keys, not `kind` members), each
+    /// with its JSON pointer, its new text and the rules that made it.
+    fn collect_changes(&self, value: &serde_json::Value, pointer: &mut String, changes: &mut Vec<Change>) {
+        let depth = pointer.len();
+        match value {
+            serde_json::Value::String(text) => {
+                let mut fired = vec![false; self.rules.len()];
+                if let Some(redacted) = self.apply(text, &mut fired) {
+                    let rules = fired.iter().enumerate().filter(|(_, f)| **f).map(|(i, _)| i).collect();
+                    changes.push(Change { pointer: pointer.clone(), text: redacted, rules });
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    pointer.push('/');
+                    pointer.push_str(&index.to_string());
+                    self.collect_changes(item, pointer, changes);
+                    pointer.truncate(depth);
+                }
+            }
+            serde_json::Value::Object(members) => {
+                for (key, item) in members.iter().filter(|(key, _)| key.as_str() != "kind") {
+                    pointer.push('/');
+                    pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                    self.collect_changes(item, pointer, changes);
+                    pointer.truncate(depth);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Run the rules over `text`; the new text when some rule changed it (marking the rules in
+    /// `fired`), `None` when nothing changed.
+    fn apply(&self, text: &str, fired: &mut [bool]) -> Option<String> {
+        if self.rules.is_empty() {
+            return None;
+        }
+        let candidates = self.screen.matches(text);
+        if !candidates.matched_any() {
+            return None;
+        }
+        let mut current: Option<String> = None;
+        for (index, rule) in self.rules.iter().enumerate() {
+            // Once a rule has rewritten the text, a later rule may match what it wrote, so the
+            // screen (run on the original) no longer decides.
+            if current.is_none() && !candidates.matched(index) {
+                continue;
+            }
+            let input = current.as_deref().unwrap_or(text);
+            if let Some(output) = rule.apply(input) {
+                current = Some(output);
+                if let Some(flag) = fired.get_mut(index) {
+                    *flag = true;
+                }
+            }
+        }
+        current
+    }
+}
+
+/// One redacted string inside a record's details.
+struct Change {
+    /// Where (a JSON pointer into the serialized details).
+    pointer: String,
+    /// The redacted text.
+    text: String,
+    /// The indices of the rules that changed it.
+    rules: Vec<usize>,
+}
+
+/// The details with `changes` applied, and the rules of the changes kept; `None` when there is
+/// nothing to change. All changes are tried together first; if the result does not read back,
+/// each is tried alone on top of those kept so far (see [`Redactor::redact`]).
+fn apply_changes(original: &serde_json::Value, changes: Vec<Change>) -> Option<(Details, Vec<usize>)> {
+    if changes.is_empty() {
+        return None;
+    }
+    let set = |value: &mut serde_json::Value, change: &Change| {
+        if let Some(slot) = value.pointer_mut(&change.pointer) {
+            *slot = serde_json::Value::String(change.text.clone());
+        }
+    };
+    let mut all = original.clone();
+    changes.iter().for_each(|change| set(&mut all, change));
+    if let Ok(details) = serde_json::from_value::<Details>(all) {
+        return Some((details, changes.into_iter().flat_map(|change| change.rules).collect()));
+    }
+    let mut kept_value = original.clone();
+    let mut kept_rules = Vec::new();
+    for change in changes {
+        let mut attempt = kept_value.clone();
+        set(&mut attempt, &change);
+        if serde_json::from_value::<Details>(attempt.clone()).is_ok() {
+            kept_value = attempt;
+            kept_rules.extend(change.rules);
+        }
+    }
+    let details = serde_json::from_value::<Details>(kept_value).ok()?;
+    Some((details, kept_rules))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::*;
+
+    fn defaults() -> Redactor {
+        Redactor::new(&RedactionConfig::default()).expect("the built-in rules compile")
+    }
+
+    /// `(input, expected output, rules that fired)`.
+    const REDACTED: &[(&str, &str, &[&str])] = &[
+        ("dial tcp 10.96.0.10:53: i/o timeout", "dial tcp <ipv4>:53: i/o timeout", &["ipv4"]),
+        (
+            r#"Readiness probe failed: Get "http://10.244.1.17:8080/ready": connection refused"#,
+            r#"Readiness probe failed: Get "http://<ipv4>:8080/ready": connection refused"#,
+            &["ipv4"],
+        ),
+        ("node IP 192.168.0.255.", "node IP <ipv4>.", &["ipv4"]),
+        ("pod CIDR 10.244.0.0/16 full", "pod CIDR <ipv4>/16 full", &["ipv4"]),
+        ("GPU 故障 10.0.0.1 节点", "GPU 故障 <ipv4> 节点", &["ipv4"]),
+        ("lookup [fd00:10:96::a]:53 failed", "lookup [<ipv6>]:53 failed", &["ipv6"]),
+        ("listen ::ffff:10.0.0.1 failed", "listen <ipv6> failed", &["ipv6"]),
+        ("peer 2001:db8:0:0:0:0:2:1 and ::1.", "peer <ipv6> and <ipv6>.", &["ipv6"]),
+        ("addr fe80::1ff:fe23:4567:890a%eth0: refused", "addr <ipv6>%eth0: refused", &["ipv6"]),
+        ("bind 2001:db8::1: address in use", "bind <ipv6>: address in use", &["ipv6"]),
+        (
+            "launched nodeclaim gpu-ljvhl as i-0123456789abcdef0 (i-1a2b3c4d replaced)",
+            "launched nodeclaim gpu-ljvhl as <instance-id> (<instance-id> replaced)",
+            &["aws-instance-id"],
+        ),
+        (
+            "providerID aws:///us-west-2a/i-0123456789abcdef0.",
+            "providerID aws:///us-west-2a/<instance-id>.",
+            &["aws-instance-id"],
+        ),
+        (
+            "creating instance profile arn:aws:iam::123456789012:instance-profile/KarpenterNode, lt arn:aws:ec2:us-west-2:123456789012:launch-template/lt-0abc",
+            "creating instance profile arn:aws:iam::<account-id>:instance-profile/KarpenterNode, lt arn:aws:ec2:us-west-2:<account-id>:launch-template/lt-0abc",
+            &["aws-account-id"],
+        ),
+        (
+            "/subscriptions/0b1f6471-1bf0-4dda-aec3-cb9272f09590/resourceGroups/mc_rg/providers/Microsoft.Compute/virtualMachineScaleSets/aks-gpu-12345678-vmss/virtualMachines/0",
+            "/subscriptions/<subscription-id>/resourceGroups/mc_rg/providers/Microsoft.Compute/virtualMachineScaleSets/aks-gpu-12345678-vmss/virtualMachines/0",
+            &["azure-subscription"],
+        ),
+        (
+            "node gce://project-a1/us-central1-a/gke-cluster-a-gpu-pool-1a2b3c4d-x7k2 via projects/my-project-123/zones/us-central1-a/instances/gke-x",
+            "node gce://<project>/us-central1-a/gke-cluster-a-gpu-pool-1a2b3c4d-x7k2 via projects/<project>/zones/us-central1-a/instances/gke-x",
+            &["gcp-project"],
+        ),
+        (
+            "request with Authorization: Bearer eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJzdWIiOiJ4In0.c2ln rejected",
+            "request with Authorization: Bearer <token> rejected",
+            &["authorization"],
+        ),
+        ("authorization: Basic dXNlcjpwYXNzd29yZA== denied", "authorization: Basic <token> denied", &["authorization"]),
+        (
+            r#"headers {"Authorization":"Basic dXNlcjpwYXNz"}"#,
+            r#"headers {"Authorization":"Basic <token>"}"#,
+            &["authorization"],
+        ),
+        ("Authorization=0123456789abcdef0123", "Authorization=<token>", &["authorization"]),
+        ("using bearer abcdef123456 for the registry", "using bearer <token> for the registry", &["bearer-token"]),
+        (
+            r#"Failed to pull image "registry.example.com/ml/llama:1.2": https://robot:s3cr3t@registry.example.com/v2/ml/llama: 401"#,
+            r#"Failed to pull image "registry.example.com/ml/llama:1.2": https://<credentials>@registry.example.com/v2/ml/llama: 401"#,
+            &["url-credentials"],
+        ),
+        (
+            "clone https://ghp_abc123@github.com/org/repo.git",
+            "clone https://<credentials>@github.com/org/repo.git",
+            &["url-credentials"],
+        ),
+        (
+            "password with at: https://u:p@ss@host.example/x",
+            "password with at: https://<credentials>@host.example/x",
+            &["url-credentials"],
+        ),
+        ("owner alice.smith+gpu@example.co.uk notified", "owner <email> notified", &["email"]),
+        (
+            "push to http://admin:pw@10.0.0.7:5000 by ops@example.com",
+            "push to http://<credentials>@<ipv4>:5000 by <email>",
+            &["url-credentials", "email", "ipv4"],
+        ),
+    ];
+
+    /// Texts made of what GPU events contain and must keep as they are.
+    const KEPT: &[&str] = &[
+        "0/8 nodes are available: 1 Insufficient cpu, 8 Insufficient nvidia.com/gpu. preemption: 0/8 nodes are available: 8 No preemption victims found for incoming pod.",
+        "Successfully assigned ml/llama-0 to gpu-node-3",
+        "requests: nvidia.com/gpu: 1, amd.com/gpu: 2, memory: 10Gi, cpu: 500m, ephemeral-storage: 1.5Ti",
+        "kubelet v1.28.3, driver 535.104.05, CUDA 12.2, gpu-operator v23.9.1, chart v1.2.3.4, 1.2.3.4.5",
+        "pod uid 8f5b1c9e-2d3a-4b5c-9d8e-7f6a5b4c3d2e on GPU-e78e68c0-4e6a-737e-f9cc-4223fe50aead",
+        "unresolvable CDI devices management.nvidia.com/gpu=GPU-e78e68c0-4e6a-737e-f9cc-4223fe50aead",
+        "at 2024-05-01T12:34:56.123456Z (I0605 12:34:56.789012), took 1:30:00",
+        "image nvcr.io/nvidia/cuda@sha256:0123abcd4567ef890123abcd4567ef890123abcd4567ef890123abcd4567ef89 present",
+        "container containerd://3f2a9c1b0d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4 exited",
+        "link 00:1a:2b:3c:4d:5e down; std::vector; Foo::new; a :: b",
+        "pods i-am-a-pod, gpu-i-12345678, i-12345678-worker and i-12345678.example on ip-10-0-1-23.us-west-2.compute.internal",
+        "bearer token expired; failed authorization: permission denied",
+        "user system:serviceaccount:kube-system:default cannot list; module example.com/foo@v1.2.3",
+        "octets 10.0.0.256 and 010.0.0.1 are not addresses",
+        "nodeclaim gpu-ljvhl, nodepool gpu-nodepool, hyperNode s0-r1, tensor-fusion.ai/gpu-topology-max-tier",
+    ];
+
+    #[test]
+    fn builtin_rules_redact_what_they_name() {
+        let redactor = defaults();
+        for (input, expected, rules) in REDACTED {
+            let redacted = redactor.redact_str(input);
+            assert_eq!(redacted.text, *expected, "input {input:?}");
+            assert_eq!(redacted.rules, *rules, "rules for {input:?}");
+        }
+    }
+
+    #[test]
+    fn builtin_rules_keep_names_quantities_versions_uids_and_times() {
+        let redactor = defaults();
+        for input in KEPT {
+            let redacted = redactor.redact_str(input);
+            assert_eq!(redacted.text, *input);
+            assert!(redacted.rules.is_empty(), "{input:?} fired {:?}", redacted.rules);
+            assert!(matches!(redacted.text, Cow::Borrowed(_)), "{input:?} was copied");
+        }
+    }
+
+    #[test]
+    fn every_case_text_loses_only_its_ip_addresses() {
+        let redactor = defaults();
+        let cases = cases();
+        assert!(cases.len() >= 25, "the case fixtures are there ({})", cases.len());
+        let mut with_ip = 0;
+        for (name, text) in &cases {
+            let redacted = redactor.redact_str(text);
+            assert_eq!(redacted.text, text.replace("10.0.0.1", "<ipv4>"), "{name}");
+            if text.contains("10.0.0.1") {
+                with_ip += 1;
+                assert_eq!(redacted.rules, ["ipv4"], "{name}");
+            } else {
+                assert!(redacted.rules.is_empty(), "{name}: {:?}", redacted.rules);
+            }
+        }
+        assert_eq!(with_ip, 1, "case 053 names its node by IP");
+    }
+
+    #[test]
+    fn case_records_pass_unchanged() {
+        let redactor = defaults();
+        let mut seen = 0;
+        for (name, text) in cases() {
+            for mut record in case_records(&text) {
+                let before = record.clone();
+                redactor.redact(&mut record);
+                assert_eq!(record, before, "{name}: {:?}", before.record.note);
+                seen += 1;
+            }
+        }
+        assert!(seen >= 80, "the cases decode to records ({seen})");
+    }
+
+    #[test]
+    fn identifiers_spliced_into_real_notes_are_redacted_in_note_and_details() {
+        let redactor = defaults();
+        let note = r#"Readiness probe failed: Get "http://10.244.1.17:8080/ready": dial tcp 10.244.1.17:8080: connect: connection refused"#;
+        let mut record = record(&event_json("Unhealthy", "Warning", "Pod", Some("ml"), "llama-0", note));
+        let Some(details) = &record.record.details else { panic!("Unhealthy has probe details") };
+        assert_eq!(details.kind(), "probeFailed");
+        redactor.redact(&mut record);
+        assert_eq!(
+            record.record.note,
+            r#"Readiness probe failed: Get "http://<ipv4>:8080/ready": dial tcp <ipv4>:8080: connect: connection refused"#
+        );
+        let details = serde_json::to_value(&record.record.details).expect("details serialize");
+        assert_eq!(details["kind"], "probeFailed");
+        assert_eq!(
+            details["output"],
+            r#"Get "http://<ipv4>:8080/ready": dial tcp <ipv4>:8080: connect: connection refused"#
+        );
+        assert_eq!(record.redactions, ["ipv4"]);
+        assert_eq!(record.record.regarding.name.as_deref(), Some("llama-0"));
+
+        // Case 053's admission failure, with the node's IP in the note as kube-batch users see it.
+        let (_, text) = cases().into_iter().find(|(name, _)| name.starts_with("053")).expect("case 053");
+        let mut record = case_records(&text).pop().expect("case 053 decodes");
+        record.record.note = format!("{} (node 10.0.0.1, instance i-0123456789abcdef0)", record.record.note);
+        let original_kind = record.record.details.as_ref().map(|d| d.kind());
+        redactor.redact(&mut record);
+        assert!(record.record.note.ends_with("(node <ipv4>, instance <instance-id>)"), "{}", record.record.note);
+        assert!(record.record.note.contains("nvidia.com/gpu"));
+        assert_eq!(record.record.details.as_ref().map(|d| d.kind()), original_kind);
+        assert_eq!(record.redactions, ["aws-instance-id", "ipv4"]);
+    }
+
+    #[test]
+    fn redactions_stay_sorted_and_unique_across_calls() {
+        let redactor = defaults();
+        let mut record = record(&event_json(
+            "Failed",
+            "Warning",
+            "Pod",
+            Some("ml"),
+            "llama-0",
+            "pull from 10.0.0.9 by a@example.com",
+        ));
+        record.redactions.push("upstream".to_owned());
+        redactor.redact(&mut record);
+        assert_eq!(record.redactions, ["email", "ipv4", "upstream"]);
+        record.record.note.push_str(" and 10.0.0.8");
+        redactor.redact(&mut record);
+        assert_eq!(record.redactions, ["email", "ipv4", "upstream"]);
+        assert_eq!(record.record.note, "pull from <ipv4> by <email> and <ipv4>");
+    }
+
+    #[test]
+    fn user_rules_run_after_the_builtins_with_capture_groups() {
+        let config: RedactionConfig = serde_yaml_ng::from_str(
+            r#"
+rules:
+  - name: tenant
+    pattern: 'tenant-([0-9]+)-(?P<team>[a-z]+)'
+    replacement: 'tenant-<id>-${team}'
+  - name: ip-marker
+    pattern: '<ipv4>'
+    replacement: 'IP'
+  - name: secret-word
+    pattern: 'hunter2'
+"#,
+        )
+        .expect("the config parses");
+        assert!(config.defaults);
+        assert_eq!(config.rules[2].replacement, "<redacted>");
+        let redactor = Redactor::new(&config).expect("the rules compile");
+        let names: Vec<_> = redactor.rule_names().collect();
+        assert_eq!(names.len(), builtin_rule_names().count() + 3);
+        assert_eq!(names.last(), Some(&"secret-word"));
+
+        let redacted = redactor.redact_str("tenant-42-vision on 10.1.2.3 said hunter2");
+        assert_eq!(redacted.text, "tenant-<id>-vision on IP said <redacted>");
+        // `ip-marker` only matches what `ipv4` wrote: the screen on the original text must not
+        // skip it.
+        assert_eq!(redacted.rules, ["ipv4", "tenant", "ip-marker", "secret-word"]);
+    }
+
+    #[test]
+    fn defaults_off_runs_only_user_rules() {
+        let config: RedactionConfig = serde_yaml_ng::from_str(
+            "defaults: false\nrules: [{name: gpu, pattern: 'GPU-[0-9a-f-]{36}', replacement: 'GPU-<uuid>'}]",
+        )
+        .expect("the config parses");
+        let redactor = Redactor::new(&config).expect("the rule compiles");
+        let redacted = redactor.redact_str("GPU-e78e68c0-4e6a-737e-f9cc-4223fe50aead at 10.0.0.1");
+        assert_eq!(redacted.text, "GPU-<uuid> at 10.0.0.1");
+        assert_eq!(redacted.rules, ["gpu"]);
+        let none = Redactor::new(&RedactionConfig::none()).expect("no rules");
+        assert_eq!(none.redact_str("10.0.0.1").text, "10.0.0.1");
+        assert_eq!(none.rule_names().count(), 0);
+    }
+
+    #[test]
+    fn config_defaults_and_unknown_fields() {
+        let empty: RedactionConfig = serde_yaml_ng::from_str("{}").expect("an empty block parses");
+        assert_eq!(empty, RedactionConfig::default());
+        assert!(empty.defaults && empty.rules.is_empty());
+        let error = serde_yaml_ng::from_str::<RedactionConfig>("default: true").expect_err("a typo is rejected");
+        assert!(error.to_string().contains("unknown field `default`"), "{error}");
+        let error = serde_yaml_ng::from_str::<RedactionConfig>("rules: [{name: a, pattern: b, replace: c}]")
+            .expect_err("a rule typo is rejected");
+        assert!(error.to_string().contains("unknown field `replace`"), "{error}");
+    }
+
+    #[test]
+    fn bad_rules_are_errors_that_name_them() {
+        let bad =
+            |rule: RedactionRule| Redactor::new(&RedactionConfig::with_rules(vec![rule])).map(|_| ()).unwrap_err();
+
+        let error = bad(RedactionRule::new("tenant", "tenant-(", "x"));
+        assert!(matches!(&error, ConfigError::InvalidPattern { rule, .. } if rule == "tenant"), "{error:?}");
+        let message = error.to_string();
+        assert!(message.starts_with("redaction rule \"tenant\": invalid pattern: "), "{message}");
+        assert!(message.contains("unclosed group"), "{message}");
+
+        let error = bad(RedactionRule::new("stars", "a*", "x"));
+        assert!(matches!(&error, ConfigError::EmptyMatch { rule, pattern } if rule == "stars" && pattern == "a*"));
+        assert!(error.to_string().contains("matches the empty string"));
+
+        let error = bad(RedactionRule::new("ipv4", "x", "y"));
+        assert!(matches!(&error, ConfigError::DuplicateName { name, .. } if name == "ipv4"), "{error:?}");
+        let error = bad(RedactionRule::new(" ", "x", "y"));
+        assert!(matches!(error, ConfigError::EmptyName { .. }), "{error:?}");
+
+        let twice =
+            RedactionConfig::with_rules(vec![RedactionRule::new("a", "x", ""), RedactionRule::new("a", "y", "")]);
+        let error = Redactor::new(&twice).map(|_| ()).unwrap_err();
+        assert_eq!(error.to_string(), "redaction rule name \"a\" is used twice; give each redaction rule its own name");
+    }
+
+    #[test]
+    fn a_user_rule_hitting_a_grammar_tag_keeps_the_details_readable() {
+        // `allocate` is the `step` enum of an admission failure, `insufficient` the `type` tag of
+        // a fit-error reason: rewriting them would make the details unreadable.
+        let config = RedactionConfig {
+            defaults: true,
+            rules: vec![RedactionRule::new("words", "allocate|insufficient|Insufficient|nvidia", "X")],
+        };
+        let redactor = Redactor::new(&config).expect("the rule compiles");
+        let (_, text) = cases().into_iter().find(|(name, _)| name.starts_with("001")).expect("case 001");
+        let mut record = case_records(&text).pop().expect("case 001 decodes");
+        redactor.redact(&mut record);
+        assert_eq!(record.record.note, "0/2 nodes are available: 1 X X.com/gpu, 1 node(s) were unschedulable.");
+        let details = serde_json::to_value(&record.record.details).expect("details serialize");
+        assert_eq!(details["kind"], "fitError");
+        let reason = &details["reasons"][0]["reason"];
+        assert_eq!(reason["type"], "insufficient", "the tag is kept");
+        assert_eq!(reason["text"], "X X.com/gpu");
+        assert_eq!(reason["resource"], "X.com/gpu");
+        assert_eq!(record.redactions, ["words"]);
+    }
+
+    #[test]
+    fn huge_and_hostile_notes() {
+        let redactor = defaults();
+        // 2 MiB of ordinary event text with an address every line.
+        let line = "0/8 nodes are available: 8 Insufficient nvidia.com/gpu on gpu-node-3 at 10.0.0.1, v1.28.3 10Gi\n";
+        let note = line.repeat(2 * 1024 * 1024 / line.len());
+        let redacted = redactor.redact_str(&note);
+        assert_eq!(redacted.text, note.replace("10.0.0.1", "<ipv4>"));
+        assert_eq!(redacted.rules, ["ipv4"]);
+
+        // Nothing to redact: borrowed back, not copied.
+        let clean = "Insufficient nvidia.com/gpu on gpu-node-3; ".repeat(50_000);
+        assert!(matches!(redactor.redact_str(&clean).text, Cow::Borrowed(_)));
+
+        // Candidates that are not addresses, packed together.
+        for hostile in ["1.".repeat(500_000), ":".repeat(1_000_000), "ffff:".repeat(200_000), "a@".repeat(300_000)] {
+            let redacted = redactor.redact_str(&hostile);
+            assert_eq!(redacted.text, hostile.as_str(), "{:?}...", &hostile[..10]);
+        }
+        // Candidates that are addresses, packed together.
+        let packed = "1.1.1.1 ".repeat(100_000);
+        assert_eq!(redactor.redact_str(&packed).text, "<ipv4> ".repeat(100_000));
+
+        // Through a record, with a multi-byte character at every boundary.
+        let mut record = record(&event_json("Failed", "Warning", "Pod", Some("ml"), "llama-0", "é"));
+        record.record.note = "é10.0.0.1é::1é".repeat(10_000);
+        redactor.redact(&mut record);
+        assert_eq!(record.record.note, "é<ipv4>é<ipv6>é".repeat(10_000));
+        assert_eq!(record.redactions, ["ipv4", "ipv6"]);
+    }
+}
