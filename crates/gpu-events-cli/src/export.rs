@@ -56,7 +56,7 @@ enum ApiChoice {
 }
 
 /// The options from the file and the flags.
-fn options(args: ExportArgs) -> Result<(ExporterOptions, Option<SocketAddr>), String> {
+fn options(args: ExportArgs) -> Result<ExporterOptions, String> {
     let file = match &args.config {
         Some(path) => ExportConfig::load(path).map_err(|e| e.to_string())?,
         None => ExportConfig::default(),
@@ -86,12 +86,17 @@ fn options(args: ExportArgs) -> Result<(ExporterOptions, Option<SocketAddr>), St
     if options.sinks.is_empty() {
         options.sinks.push(SinkConfig::from_spec("stdout"));
     }
-    Ok((options, args.metrics_addr.or(file.metrics_addr)))
+    options.metrics_addr = args.metrics_addr.or(file.metrics_addr);
+    options.metrics = file.metrics;
+    options.redaction = file.redaction;
+    options.routes = file.routes;
+    options.alerts = file.alerts;
+    Ok(options)
 }
 
 /// Runs until Ctrl-C or SIGTERM.
 pub(crate) fn run(args: ExportArgs) -> Result<ExitCode, String> {
-    let (options, _metrics_addr) = options(args)?;
+    let options = options(args)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
     runtime.block_on(async move {
         let client = kube::Client::try_default()

@@ -14,6 +14,21 @@
 //!   - name: collector
 //!     spec: otlp:http://otel-collector.monitoring:4318
 //! metricsAddr: 0.0.0.0:9464
+//! redaction:
+//!   rules:
+//!     - name: tenant
+//!       pattern: 'tenant-[0-9]+'
+//!       replacement: '<tenant>'
+//! routes:
+//!   - name: warnings-to-collector
+//!     match: {types: [Warning]}
+//!     sinks: [collector]
+//! alerts:
+//!   - name: gpu-starved
+//!     match: {reasons: [FailedScheduling], causes: [insufficient-gpu]}
+//!     groupBy: [cluster, owner, reason]
+//!     for: 10m
+//!     sink: collector
 //! ```
 
 use std::net::SocketAddr;
@@ -22,6 +37,10 @@ use std::time::Duration;
 
 use serde::{Deserialize, Deserializer};
 
+use crate::alert::AlertRule;
+use crate::metrics::MetricsConfig;
+use crate::redact::RedactionConfig;
+use crate::route::Route;
 use crate::sink::SinkConfig;
 use crate::watch::EventApi;
 
@@ -50,6 +69,18 @@ pub struct ExportConfig {
     pub sinks: Vec<SinkConfig>,
     /// Address of the Prometheus metrics endpoint (`/metrics`).
     pub metrics_addr: Option<SocketAddr>,
+    /// Metric labels (`namespaceLabel: true` adds `namespace`).
+    #[serde(default)]
+    pub metrics: MetricsConfig,
+    /// Redaction: built-in rules (`defaults`, on unless `false`) and your own `rules`.
+    #[serde(default)]
+    pub redaction: RedactionConfig,
+    /// Routing rules (see [`Route`]); none: every record to every sink.
+    #[serde(default)]
+    pub routes: Vec<Route>,
+    /// Alert rules on sustained patterns (see [`AlertRule`]).
+    #[serde(default)]
+    pub alerts: Vec<AlertRule>,
 }
 
 /// Why the configuration file cannot be used.
@@ -94,34 +125,7 @@ impl ExportConfig {
     }
 }
 
-/// A duration written as a number and a unit: `500ms`, `30s`, `10m`, `1h`, `1h30m`.
-///
-/// # Errors
-/// A message naming the text, when it is not of that form.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let bad = || format!("{text:?} is not a duration such as 500ms, 30s, 10m, 1h or 1h30m");
-    let mut total = Duration::ZERO;
-    let mut rest = text.trim();
-    if rest.is_empty() {
-        return Err(bad());
-    }
-    while !rest.is_empty() {
-        let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
-        let number: u64 = rest[..digits].parse().map_err(|_| bad())?;
-        rest = &rest[digits..];
-        let unit = rest.find(|c: char| c.is_ascii_digit()).unwrap_or(rest.len());
-        let part = match &rest[..unit] {
-            "ms" => Duration::from_millis(number),
-            "s" => Duration::from_secs(number),
-            "m" => Duration::from_secs(number.saturating_mul(60)),
-            "h" => Duration::from_secs(number.saturating_mul(3600)),
-            _ => return Err(bad()),
-        };
-        total = total.saturating_add(part);
-        rest = &rest[unit..];
-    }
-    Ok(total)
-}
+pub use crate::alert::parse_duration;
 
 fn optional_duration<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Duration>, D::Error> {
     let text = Option::<String>::deserialize(deserializer)?;
@@ -133,13 +137,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn durations() {
-        assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
-        assert_eq!(parse_duration("1h30m"), Ok(Duration::from_secs(5400)));
-        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
-        for bad in ["", "10", "m", "5 minutes", "-1s", "1.5h"] {
-            assert!(parse_duration(bad).is_err(), "{bad}");
-        }
+    fn the_module_docs_example_is_a_valid_config() {
+        let docs = include_str!("config.rs");
+        let yaml: String = docs
+            .lines()
+            .skip_while(|l| !l.starts_with("//! ```yaml"))
+            .skip(1)
+            .take_while(|l| !l.starts_with("//! ```"))
+            .map(|l| l.strip_prefix("//! ").or_else(|| l.strip_prefix("//!")).unwrap_or(l))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let config = ExportConfig::parse(&yaml).unwrap();
+        assert_eq!(config.sinks.len(), 2);
+        assert_eq!(config.alerts[0].name, "gpu-starved");
+        assert_eq!(config.routes[0].sinks, ["collector"]);
     }
 
     #[test]

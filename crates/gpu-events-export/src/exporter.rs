@@ -11,9 +11,14 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use tokio::sync::{mpsc, watch as signal};
 
+use crate::alert::{Alert, AlertEngine, AlertRule};
 use crate::checkpoint::{Checkpoint, CheckpointError, FORMAT_VERSION};
 use crate::dedupe::{Seen, Watermarks};
+use crate::error::ConfigError;
+use crate::metrics::{Metrics, MetricsConfig};
 use crate::record::ExportRecord;
+use crate::redact::{RedactionConfig, Redactor};
+use crate::route::{Route, Router};
 use crate::sink::{Line, Sink, SinkConfig, SinkError};
 use crate::watch::{EventApi, Observed, Stream, WatchTiming};
 
@@ -40,6 +45,16 @@ pub struct ExporterOptions {
     pub mark_ttl: Duration,
     /// The watch loop's timing.
     pub watch: WatchTiming,
+    /// Redaction, applied to every record before any sink (built-in rules on by default).
+    pub redaction: RedactionConfig,
+    /// Routing rules; none: every record to every sink.
+    pub routes: Vec<Route>,
+    /// Alert rules on sustained patterns.
+    pub alerts: Vec<AlertRule>,
+    /// Metric labels.
+    pub metrics: MetricsConfig,
+    /// Where `/metrics` is served, if anywhere.
+    pub metrics_addr: Option<std::net::SocketAddr>,
 }
 
 impl Default for ExporterOptions {
@@ -54,11 +69,16 @@ impl Default for ExporterOptions {
             max_events: NonZeroUsize::new(500_000).unwrap_or(NonZeroUsize::MIN),
             mark_ttl: Duration::from_secs(2 * 3600),
             watch: WatchTiming::default(),
+            redaction: RedactionConfig::default(),
+            routes: Vec::new(),
+            alerts: Vec::new(),
+            metrics: MetricsConfig::default(),
+            metrics_addr: None,
         }
     }
 }
 
-/// Why the exporter could not start or stop cleanly.
+/// Why the exporter could not start or stop cleanly (the errors name what to fix).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ExportError {
@@ -71,6 +91,17 @@ pub enum ExportError {
     /// Nothing to watch, or no sink.
     #[error("{0}")]
     Options(String),
+    /// Redaction, routing or alert rules that cannot work.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The metrics address cannot be bound.
+    #[error("metrics address {addr}: {source}")]
+    Metrics {
+        /// The address.
+        addr: std::net::SocketAddr,
+        /// The bind error.
+        source: std::io::Error,
+    },
 }
 
 /// The exporter's counters (also the source of its metrics).
@@ -106,9 +137,29 @@ fn api_index(api: EventApi) -> usize {
 struct Pipeline {
     options: ExporterOptions,
     sinks: Vec<Sink>,
+    /// Each sink's counters at the last metrics update, to report differences.
+    reported: Vec<(u64, u64)>,
     marks: Watermarks,
     positions: BTreeMap<String, String>,
     stats: Arc<ExporterStats>,
+    redactor: Redactor,
+    router: Router,
+    alerts: AlertEngine,
+    metrics: Arc<Metrics>,
+    /// When a stream last showed it is alive (a list, an event, a bookmark).
+    last_alive: DateTime<Utc>,
+    last_export: Option<DateTime<Utc>>,
+}
+
+/// Serializes a record or alert once, for every sink.
+fn line(value: &impl serde::Serialize) -> Option<Line> {
+    match serde_json::to_string(value) {
+        Ok(json) => Some(Line { json: json.into() }),
+        Err(err) => {
+            tracing::error!(%err, "a record could not be serialized");
+            None
+        }
+    }
 }
 
 /// Runs the exporter until `stop` turns true: restores the checkpoint, starts the sinks and one
@@ -136,6 +187,21 @@ pub async fn run(
         Some(path) => Checkpoint::load(path)?,
         None => None,
     };
+    let names: Vec<String> = options.sinks.iter().map(SinkConfig::name).collect();
+    let redactor = Redactor::new(&options.redaction)?;
+    let router = Router::new(&options.routes, &names)?;
+    let alerts = AlertEngine::new(&options.alerts)?;
+    alerts.check_sinks(&names)?;
+    let metrics = Arc::new(Metrics::new(&options.metrics, options.cluster.as_deref()));
+    let metrics_server = match options.metrics_addr {
+        Some(addr) => {
+            let (_, task) = crate::metrics::serve(addr, metrics.clone())
+                .await
+                .map_err(|source| ExportError::Metrics { addr, source })?;
+            Some(task)
+        }
+        None => None,
+    };
     let mut sinks = Vec::new();
     for config in &options.sinks {
         sinks.push(Sink::start(config).await?);
@@ -146,7 +212,21 @@ pub async fn run(
         marks.restore(checkpoint.marks);
         positions = checkpoint.resource_versions;
     }
-    let mut pipeline = Pipeline { options, sinks, marks, positions, stats };
+    let reported = vec![(0, 0); sinks.len()];
+    let mut pipeline = Pipeline {
+        options,
+        sinks,
+        reported,
+        marks,
+        positions,
+        stats,
+        redactor,
+        router,
+        alerts,
+        metrics,
+        last_alive: Utc::now(),
+        last_export: None,
+    };
 
     let (tx, mut rx) = mpsc::channel::<Observed>(1024);
     let (stop_watches, watches_stop) = signal::channel(false);
@@ -175,6 +255,8 @@ pub async fn run(
     let mut checkpoint_timer = tokio::time::interval(pipeline.options.checkpoint_interval);
     checkpoint_timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     checkpoint_timer.tick().await;
+    let mut tick = tokio::time::interval(TICK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
             observed = rx.recv() => match observed {
@@ -182,6 +264,7 @@ pub async fn run(
                 None => break,
             },
             _ = checkpoint_timer.tick() => pipeline.checkpoint().await?,
+            _ = tick.tick() => pipeline.tick(),
             () = crate::watch::stopped(&mut stop) => break,
         }
     }
@@ -193,30 +276,48 @@ pub async fn run(
     while let Ok(observed) = rx.try_recv() {
         pipeline.handle(observed);
     }
+    pipeline.tick();
     pipeline.checkpoint().await?;
     for sink in std::mem::take(&mut pipeline.sinks) {
         sink.close(Duration::from_secs(10)).await;
     }
+    if let Some(server) = metrics_server {
+        server.abort();
+    }
     Ok(())
 }
+
+/// How often alerts are re-evaluated and sink metrics updated.
+const TICK: Duration = Duration::from_secs(5);
 
 impl Pipeline {
     fn handle(&mut self, observed: Observed) {
         let now = Utc::now();
         match observed {
-            Observed::Applied { record, .. } => self.apply(*record, now),
-            Observed::Deleted { record } => self.marks.forget(&record),
+            Observed::Applied { record, .. } => {
+                self.last_alive = now;
+                self.apply(*record, now);
+            }
+            Observed::Deleted { record } => {
+                self.last_alive = now;
+                self.marks.forget(&record);
+            }
             Observed::Position { stream, resource_version } => {
+                self.last_alive = now;
                 self.positions.insert(stream, resource_version);
             }
             Observed::Relisted { api, gap_suspected } => {
+                self.last_alive = now;
                 self.stats.relists[api_index(api)].fetch_add(1, Ordering::Relaxed);
+                self.metrics.relisted(api);
                 if gap_suspected {
                     self.stats.gaps_suspected.fetch_add(1, Ordering::Relaxed);
+                    self.metrics.gaps_suspected(api, 1);
                 }
             }
             Observed::Restarted { api, .. } => {
                 self.stats.watch_restarts[api_index(api)].fetch_add(1, Ordering::Relaxed);
+                self.metrics.watch_restarted(api);
             }
         }
     }
@@ -229,25 +330,63 @@ impl Pipeline {
             Seen::New(delta) | Seen::Repeat(delta) => delta,
             Seen::Unchanged => {
                 self.stats.duplicates.fetch_add(1, Ordering::Relaxed);
+                self.metrics.duplicates_suppressed(1);
                 return;
             }
         };
         let occurrences = delta.occurrences;
-        let export = ExportRecord::new(record, delta);
-        let json = match serde_json::to_string(&export) {
-            Ok(json) => json,
-            Err(err) => {
-                tracing::error!(%err, "a record could not be serialized");
-                return;
+        let mut export = ExportRecord::new(record, delta);
+        // Redaction comes first: nothing unredacted reaches a sink, an alert or a metric.
+        self.redactor.redact(&mut export);
+        self.metrics.record_exported(&export);
+        for alert in self.alerts.observe(&export, now) {
+            self.send_alert(&alert);
+        }
+        let sinks = self.router.sinks_for(&export);
+        if sinks.is_empty() {
+            self.metrics.record_unrouted();
+        } else if let Some(line) = line(&export) {
+            for index in sinks {
+                if let Some(sink) = self.sinks.get(index) {
+                    sink.offer(line.clone());
+                }
             }
-        };
-        let line = Line { json: json.into() };
-        for sink in &self.sinks {
-            sink.offer(line.clone());
         }
         self.stats.exported.fetch_add(1, Ordering::Relaxed);
         self.stats.occurrences.fetch_add(occurrences, Ordering::Relaxed);
         self.stats.last_export.store(u64::try_from(now.timestamp()).unwrap_or(0), Ordering::Relaxed);
+        self.last_export = Some(now);
+    }
+
+    fn send_alert(&self, alert: &Alert) {
+        self.metrics.alert(alert);
+        let Some(line) = line(alert) else { return };
+        if let Some(sink) = self.sinks.iter().find(|s| s.name() == alert.sink) {
+            sink.offer(line);
+        }
+    }
+
+    /// Alerts that fire or resolve with time, and the sinks' counters into the metrics.
+    fn tick(&mut self) {
+        let now = Utc::now();
+        let healthy = now - self.last_alive
+            < chrono::Duration::from_std(self.options.watch.watch_timeout * 2).unwrap_or(chrono::Duration::MAX);
+        for alert in self.alerts.tick(now, self.last_export, healthy) {
+            self.send_alert(&alert);
+        }
+        for (sink, reported) in self.sinks.iter().zip(self.reported.iter_mut()) {
+            let stats = sink.stats();
+            self.metrics.set_queue_depth(sink.name(), stats.queued.load(Ordering::Relaxed) as usize);
+            let failures = stats.failures.load(Ordering::Relaxed);
+            let dropped = stats.dropped.load(Ordering::Relaxed);
+            for _ in reported.0..failures {
+                self.metrics.sink_failed(sink.name());
+            }
+            if dropped > reported.1 {
+                self.metrics.sink_dropped(sink.name(), dropped - reported.1);
+            }
+            *reported = (failures, dropped);
+        }
     }
 
     /// Syncs the sinks (what was exported is durable), then writes the checkpoint.

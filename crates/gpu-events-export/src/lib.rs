@@ -19,7 +19,7 @@ pub mod watch;
 
 pub use alert::{Alert, AlertEngine, AlertRule, AlertState, GroupKey};
 pub use error::ConfigError;
-pub use metrics::{Metrics, MetricsConfig, WatchApi};
+pub use metrics::{Metrics, MetricsConfig};
 pub use record::{Delta, ExportRecord, Owner};
 pub use redact::{RedactionConfig, RedactionRule, Redactor};
 pub use route::{Matcher, Route, Router};

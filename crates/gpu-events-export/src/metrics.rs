@@ -32,6 +32,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
+use crate::watch::EventApi;
 use chrono::{DateTime, Utc};
 use gpu_events_core::EventType;
 use http_body_util::Full;
@@ -67,26 +68,6 @@ impl MetricsConfig {
     pub fn with_namespace_label(mut self, on: bool) -> Self {
         self.namespace_label = on;
         self
-    }
-}
-
-/// The Event API a watch reads, the `api` label.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum WatchApi {
-    /// `core/v1` Events (`api="v1"`).
-    Core,
-    /// `events.k8s.io/v1` Events (`api="events.k8s.io/v1"`).
-    Events,
-}
-
-impl WatchApi {
-    /// The label value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            WatchApi::Core => "v1",
-            WatchApi::Events => "events.k8s.io/v1",
-        }
     }
 }
 
@@ -239,17 +220,17 @@ impl Metrics {
     }
 
     /// Count a watch restart on `api`.
-    pub fn watch_restarted(&self, api: WatchApi) {
+    pub fn watch_restarted(&self, api: EventApi) {
         self.restarts.get_or_create(&ApiLabels { api: api.as_str() }).inc();
     }
 
     /// Count a re-list on `api`.
-    pub fn relisted(&self, api: WatchApi) {
+    pub fn relisted(&self, api: EventApi) {
         self.relists.get_or_create(&ApiLabels { api: api.as_str() }).inc();
     }
 
     /// Count `count` events possibly missed on `api`.
-    pub fn gaps_suspected(&self, api: WatchApi, count: u64) {
+    pub fn gaps_suspected(&self, api: EventApi, count: u64) {
         self.gaps.get_or_create(&ApiLabels { api: api.as_str() }).inc_by(count);
     }
 
@@ -452,10 +433,10 @@ mod tests {
     fn exporter_health_metrics() {
         let metrics = Metrics::new(&MetricsConfig::default(), None);
         metrics.duplicates_suppressed(4);
-        metrics.watch_restarted(WatchApi::Events);
-        metrics.watch_restarted(WatchApi::Events);
-        metrics.relisted(WatchApi::Core);
-        metrics.gaps_suspected(WatchApi::Core, 7);
+        metrics.watch_restarted(EventApi::EventsV1);
+        metrics.watch_restarted(EventApi::EventsV1);
+        metrics.relisted(EventApi::CoreV1);
+        metrics.gaps_suspected(EventApi::CoreV1, 7);
         metrics.set_queue_depth("webhook", 12);
         metrics.set_queue_depth("webhook", 3);
         metrics.sink_failed("webhook");

@@ -193,3 +193,87 @@ async fn both_apis_count_each_event_once_and_dead_watches_are_relisted() {
     assert!(stats.duplicates.load(Ordering::Relaxed) >= 6, "the other API's copies were suppressed");
     assert!(stats.relists[0].load(Ordering::Relaxed) + stats.relists[1].load(Ordering::Relaxed) >= 3);
 }
+
+/// A free port on 127.0.0.1 (bound and released; the exporter binds it next).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+#[tokio::test]
+async fn records_are_redacted_routed_alerted_on_and_counted_in_metrics() {
+    let server = ApiServer::start().await;
+    let dir = temp_dir("pipeline");
+    let now = chrono::Utc::now();
+    let stamp = |t: chrono::DateTime<chrono::Utc>| t.format("%Y-%m-%dT%H:%M:%SZ").to_string();
+    let mut starved = core_event(
+        "llama-0.1",
+        &uid(1),
+        5,
+        "0/4 nodes are available: 4 Insufficient nvidia.com/gpu. preemption: node 10.0.3.7 is not eligible.",
+    );
+    starved["firstTimestamp"] = json!(stamp(now - chrono::Duration::minutes(15)));
+    starved["lastTimestamp"] = json!(stamp(now));
+    server.insert(starved).unwrap();
+    let mut scheduled = core_event("llama-1.1", &uid(2), 1, "Successfully assigned ml/llama-1 to gpu-node-1");
+    scheduled["reason"] = json!("Scheduled");
+    scheduled["type"] = json!("Normal");
+    scheduled["lastTimestamp"] = json!(stamp(now));
+    server.insert(scheduled).unwrap();
+
+    let port = free_port();
+    let yaml = format!(
+        "sinks:\n  - name: all\n    spec: file:{all}\n  - name: warnings\n    spec: file:{warn}\n\
+         routes:\n  - name: everything\n    sinks: [all]\n  - name: warnings-only\n    match: {{types: [Warning]}}\n    sinks: [warnings]\n\
+         alerts:\n  - name: gpu-starved\n    match: {{reasons: [FailedScheduling], causes: [insufficient-gpu]}}\n    groupBy: [namespace, reason]\n    for: 10m\n    sink: warnings\n",
+        all = dir.join("all.jsonl").display(),
+        warn = dir.join("warnings.jsonl").display()
+    );
+    let config = gpu_events_export::config::ExportConfig::parse(&yaml).unwrap();
+    let mut options = ExporterOptions::default();
+    options.cluster = Some("gpu-lab".into());
+    options.sinks = config.sinks;
+    options.routes = config.routes;
+    options.alerts = config.alerts;
+    options.watch = timing();
+    options.metrics_addr = Some(format!("127.0.0.1:{port}").parse().unwrap());
+    let (stop, stopped) = watch::channel(false);
+    let stats = Arc::new(ExporterStats::default());
+    let task = tokio::spawn(exporter::run(server.client_without_retry(), options, stats.clone(), stopped));
+
+    let read = |name: &str| -> Vec<Value> {
+        std::fs::read_to_string(dir.join(name))
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    for _ in 0..500 {
+        if read("all.jsonl").len() >= 2 && read("warnings.jsonl").len() >= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let all = read("all.jsonl");
+    assert_eq!(all.len(), 2, "{all:#?}");
+    let warnings = read("warnings.jsonl");
+    let (records, alerts): (Vec<_>, Vec<_>) = warnings.iter().partition(|l| l.get("reason").is_some());
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0]["type"], "Warning");
+    let note = records[0]["note"].as_str().unwrap();
+    assert!(!note.contains("10.0.3.7") && note.contains("<ipv4>"), "{note}");
+    assert_eq!(records[0]["redactions"], json!(["ipv4"]));
+    assert_eq!(alerts.len(), 1, "{alerts:#?}");
+    assert_eq!(alerts[0]["rule"], "gpu-starved");
+    assert_eq!(alerts[0]["state"], "firing");
+
+    let body = reqwest::get(format!("http://127.0.0.1:{port}/metrics")).await.unwrap().text().await.unwrap();
+    let line = r#"gpu_events_export_events_exported_total{cluster="gpu-lab",reason="FailedScheduling",group="scheduling",type="Warning",cause="insufficient-gpu"} 5"#;
+    assert!(body.contains(line), "{body}");
+    assert!(
+        body.contains(r#"gpu_events_export_alerts_total{cluster="gpu-lab",rule="gpu-starved",state="firing"} 1"#),
+        "{body}"
+    );
+    assert!(!body.contains("llama-0"), "no object names in metrics");
+    stop.send(true).unwrap();
+    task.await.unwrap().unwrap();
+}
