@@ -25,6 +25,20 @@ pub struct Delta {
     pub previous_export: Option<DateTime<Utc>>,
 }
 
+impl Delta {
+    /// A delta of `occurrences` new ones out of `total`, observed from `first_seen` to
+    /// `last_seen`, after an export at `previous_export` (if any).
+    pub fn new(
+        occurrences: u64,
+        total: u64,
+        first_seen: Option<DateTime<Utc>>,
+        last_seen: Option<DateTime<Utc>>,
+        previous_export: Option<DateTime<Utc>>,
+    ) -> Self {
+        Delta { occurrences, total, first_seen, last_seen, previous_export }
+    }
+}
+
 /// The workload an event's object belongs to, from owner references (Pod -> ReplicaSet ->
 /// Deployment, Job, TensorFusionWorkload, ...), when owner resolution is on.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
