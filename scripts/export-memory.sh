@@ -9,7 +9,8 @@ MINUTES="${MINUTES:-10}"
 EVENTS="${EVENTS:-200000}"
 work="$(mktemp -d)"
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-cargo build --release --quiet -p gpu-events-cli -p gpu-events-testkit --example serve
+cargo build --release --quiet -p gpu-events-cli
+cargo build --release --quiet -p gpu-events-testkit --example serve
 bin=target/release/gpu-events
 serve=target/release/examples/serve
 

@@ -12,6 +12,7 @@ use gpu_events_export::config::{ExportConfig, parse_duration};
 use gpu_events_export::exporter::{self, ExporterOptions, ExporterStats};
 use gpu_events_export::sink::SinkConfig;
 use gpu_events_export::watch::EventApi;
+use gpu_events_export::{AlertRule, RedactionRule, Route};
 
 /// Flags of `gpu-events export`.
 #[derive(Args, Debug)]
@@ -43,6 +44,28 @@ pub(crate) struct ExportArgs {
     /// Serve Prometheus metrics on this address (`/metrics`).
     #[arg(long)]
     metrics_addr: Option<SocketAddr>,
+    /// Add a `namespace` label to the metrics (bounded by your namespaces).
+    #[arg(long)]
+    metrics_namespace_label: bool,
+    /// Turn off the built-in redaction rules (IPs, cloud ids, tokens, URL credentials, emails).
+    #[arg(long)]
+    no_default_redaction: bool,
+    /// A redaction rule (repeatable), as in the config file, inline YAML:
+    /// `{name: tenant, pattern: 'tenant-[0-9]+', replacement: '<tenant>'}`.
+    #[arg(long = "redact", value_parser = yaml::<RedactionRule>)]
+    redact: Vec<RedactionRule>,
+    /// A route (repeatable), inline YAML: `{name: w, match: {types: [Warning]}, sinks: [file]}`.
+    #[arg(long = "route", value_parser = yaml::<Route>)]
+    routes: Vec<Route>,
+    /// An alert rule (repeatable), inline YAML:
+    /// `{name: starved, match: {causes: [insufficient-gpu]}, groupBy: [owner], for: 10m, sink: file}`.
+    #[arg(long = "alert", value_parser = yaml::<AlertRule>)]
+    alerts: Vec<AlertRule>,
+}
+
+/// A flag value in the config file's YAML form.
+fn yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    serde_yaml_ng::from_str(text).map_err(|e| e.to_string())
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -87,10 +110,17 @@ fn options(args: ExportArgs) -> Result<ExporterOptions, String> {
         options.sinks.push(SinkConfig::from_spec("stdout"));
     }
     options.metrics_addr = args.metrics_addr.or(file.metrics_addr);
-    options.metrics = file.metrics;
+    let namespace_label = args.metrics_namespace_label || file.metrics.namespace_label;
+    options.metrics = file.metrics.with_namespace_label(namespace_label);
     options.redaction = file.redaction;
-    options.routes = file.routes;
-    options.alerts = file.alerts;
+    if args.no_default_redaction {
+        options.redaction.defaults = false;
+    }
+    if !args.redact.is_empty() {
+        options.redaction.rules = args.redact;
+    }
+    options.routes = if args.routes.is_empty() { file.routes } else { args.routes };
+    options.alerts = if args.alerts.is_empty() { file.alerts } else { args.alerts };
     Ok(options)
 }
 
