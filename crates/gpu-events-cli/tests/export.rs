@@ -30,8 +30,20 @@ fn temp_dir() -> PathBuf {
     dir
 }
 
-fn start(dir: &Path, port: u16) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_gpu-events"))
+/// The exporter process; killed if a failing assertion leaves it running.
+struct Exporter(Option<Child>);
+
+impl Drop for Exporter {
+    fn drop(&mut self) {
+        if let Some(child) = self.0.as_mut() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+fn start(dir: &Path, port: u16) -> Exporter {
+    let child = Command::new(env!("CARGO_BIN_EXE_gpu-events"))
         .args(["export", "--cluster", "gpu-lab", "--checkpoint-interval", "200ms"])
         .arg("--sink")
         .arg(format!("file:{}", dir.join("events.jsonl").display()))
@@ -46,10 +58,12 @@ fn start(dir: &Path, port: u16) -> Child {
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap()
+        .unwrap();
+    Exporter(Some(child))
 }
 
-fn stop(child: Child) {
+fn stop(mut exporter: Exporter) {
+    let child = exporter.0.take().unwrap();
     let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
     assert!(status.success());
     let output = child.wait_with_output().unwrap();
