@@ -9,6 +9,7 @@ pub mod dedupe;
 pub mod error;
 pub mod exporter;
 pub mod metrics;
+pub mod owner;
 pub mod record;
 pub mod redact;
 pub mod route;
