@@ -8,6 +8,7 @@ pub mod config;
 pub mod dedupe;
 pub mod error;
 pub mod exporter;
+pub mod leader;
 pub mod metrics;
 pub mod owner;
 pub mod record;
