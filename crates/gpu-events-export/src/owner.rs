@@ -40,7 +40,6 @@
 //! treated as gone. Chains are cut after [`MAX_DEPTH`] objects and at cycles.
 
 use std::collections::HashSet;
-use std::num::NonZeroUsize;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -323,9 +322,9 @@ impl OwnerResolver {
         if config.burst == 0 {
             return invalid("burst", "0".into(), "give at least 1 (requests allowed at once)");
         }
-        let Some(cache_size) = NonZeroUsize::new(config.cache_size) else {
+        if config.cache_size == 0 {
             return invalid("cacheSize", "0".into(), "give at least 1 (objects remembered), e.g. 10000");
-        };
+        }
         if config.ttl.is_zero() {
             return invalid("ttl", "0s".into(), "give a duration above zero, e.g. 10m");
         }
@@ -347,7 +346,9 @@ impl OwnerResolver {
         Ok(OwnerResolver {
             client,
             kinds,
-            cache: Mutex::new(LruCache::new(cache_size)),
+            // Unbounded storage, bounded by hand: `LruCache::new` would allocate all of
+            // `cache_size` up front.
+            cache: Mutex::new(LruCache::unbounded()),
             bucket: Mutex::new(TokenBucket::new(config.qps, config.burst, Instant::now())),
             fetching: tokio::sync::Mutex::new(()),
             warned: Mutex::new(HashSet::new()),
@@ -448,8 +449,14 @@ impl OwnerResolver {
     }
 
     fn remember(&self, key: ObjKey, parent: Option<ObjRef>) {
-        let expires = Instant::now() + self.config.ttl;
-        lock(&self.cache).put(key, Entry { parent, expires });
+        let now = Instant::now();
+        // A huge TTL means "until evicted"; ~30 years stands in for it without overflowing.
+        let expires = now.checked_add(self.config.ttl).unwrap_or_else(|| now + Duration::from_secs(1 << 30));
+        let mut cache = lock(&self.cache);
+        cache.put(key, Entry { parent, expires });
+        while cache.len() > self.config.cache_size {
+            cache.pop_lru();
+        }
     }
 
     async fn fetch(&self, obj: &ObjRef, kind: &OwnerKind) -> Fetched {

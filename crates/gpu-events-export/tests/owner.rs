@@ -436,3 +436,19 @@ async fn invalid_settings_are_rejected_with_what_to_fix() {
         assert!(err.to_string().starts_with(&format!("owner resolution: {field} = ")), "{err}");
     }
 }
+
+#[tokio::test]
+async fn extreme_settings_do_not_panic() {
+    let server = ApiServer::start().await;
+    seed_deployment(&server);
+    let mut config = enabled();
+    config.ttl = Duration::MAX;
+    config.request_timeout = Duration::MAX;
+    config.qps = f64::MAX;
+    config.burst = u32::MAX;
+    config.cache_size = usize::MAX;
+    let r = resolver(&server, config);
+    assert_eq!(r.resolve(&pod_event("llama-7d4-a", 3)).await, owner("Deployment", "llama"));
+    assert_eq!(r.resolve(&pod_event("llama-7d4-a", 3)).await, owner("Deployment", "llama"));
+    assert_eq!(gets(&server).len(), 3);
+}
