@@ -10,6 +10,7 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 use gpu_events_export::config::{ExportConfig, parse_duration};
 use gpu_events_export::exporter::{self, ExporterOptions, ExporterStats};
+use gpu_events_export::leader::LeaderElector;
 use gpu_events_export::sink::SinkConfig;
 use gpu_events_export::watch::EventApi;
 use gpu_events_export::{AlertRule, RedactionRule, Route};
@@ -61,6 +62,15 @@ pub(crate) struct ExportArgs {
     /// `{name: starved, match: {causes: [insufficient-gpu]}, groupBy: [owner], for: 10m, sink: file}`.
     #[arg(long = "alert", value_parser = yaml::<AlertRule>)]
     alerts: Vec<AlertRule>,
+    /// Resolve each event's owning workload (needs get on the owner kinds: deploy/owner-rbac.yaml).
+    #[arg(long)]
+    owners: bool,
+    /// Run as one of several replicas: export only while holding the Lease.
+    #[arg(long)]
+    leader_elect: bool,
+    /// The Lease's namespace (default: $POD_NAMESPACE, else the kubeconfig's namespace).
+    #[arg(long)]
+    leader_elect_namespace: Option<String>,
 }
 
 /// A flag value in the config file's YAML form.
@@ -79,7 +89,10 @@ enum ApiChoice {
 }
 
 /// The options from the file and the flags.
-fn options(args: ExportArgs) -> Result<ExporterOptions, String> {
+/// Leader election, when on: the Lease settings.
+type Election = Option<gpu_events_export::config::LeaderElectionConfig>;
+
+fn options(args: ExportArgs) -> Result<(ExporterOptions, Election, Option<String>), String> {
     let file = match &args.config {
         Some(path) => ExportConfig::load(path).map_err(|e| e.to_string())?,
         None => ExportConfig::default(),
@@ -121,25 +134,72 @@ fn options(args: ExportArgs) -> Result<ExporterOptions, String> {
     }
     options.routes = if args.routes.is_empty() { file.routes } else { args.routes };
     options.alerts = if args.alerts.is_empty() { file.alerts } else { args.alerts };
-    Ok(options)
+    options.owners = file.owners.to_owner_config();
+    if args.owners {
+        options.owners.enabled = true;
+    }
+    let election = (args.leader_elect || file.leader_election.enabled).then_some(file.leader_election);
+    Ok((options, election, args.leader_elect_namespace))
 }
 
 /// Runs until Ctrl-C or SIGTERM.
 pub(crate) fn run(args: ExportArgs) -> Result<ExitCode, String> {
-    let options = options(args)?;
+    let (options, election, lease_namespace) = options(args)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
     runtime.block_on(async move {
         let client = kube::Client::try_default()
             .await
             .map_err(|e| format!("reading the cluster (kubeconfig from KUBECONFIG or ~/.kube/config): {e}"))?;
         let (stop, stopped) = tokio::sync::watch::channel(false);
+        let signal = stop.clone();
         tokio::spawn(async move {
             shutdown_signal().await;
-            let _ = stop.send(true);
+            let _ = signal.send(true);
         });
         let stats = Arc::new(ExporterStats::default());
-        exporter::run(client, options, stats, stopped).await.map_err(|e| e.to_string())?;
-        Ok(ExitCode::SUCCESS)
+        let Some(election) = election else {
+            exporter::run(client, options, stats, stopped).await.map_err(|e| e.to_string())?;
+            return Ok(ExitCode::SUCCESS);
+        };
+        // Export only while leading; losing the Lease stops the exporter (with its final
+        // checkpoint) and ends the process, so the Deployment restarts it as a standby.
+        let namespace = lease_namespace
+            .or_else(|| std::env::var("POD_NAMESPACE").ok())
+            .unwrap_or_else(|| client.default_namespace().to_owned());
+        let elector =
+            LeaderElector::new(client.clone(), election.to_lease_config(&namespace)).map_err(|e| e.to_string())?;
+        let (leading_tx, mut leading) = tokio::sync::watch::channel(false);
+        // The Lease is released only after the exporter has written its final checkpoint, so a
+        // standby sharing the state file resumes exactly where this replica stopped.
+        let (release, released) = tokio::sync::watch::channel(false);
+        let election_task = tokio::spawn(elector.run(leading_tx, released));
+        let mut waiting = stopped.clone();
+        tokio::select! {
+            got = leading.wait_for(|l| *l) => if got.is_err() {
+                return match election_task.await {
+                    Ok(Err(err)) => Err(err.to_string()),
+                    _ => Err("leader election ended".into()),
+                };
+            },
+            _ = waiting.wait_for(|s| *s) => {
+                let _ = release.send(true);
+                let _ = election_task.await;
+                return Ok(ExitCode::SUCCESS);
+            }
+        }
+        let lost = stop.clone();
+        tokio::spawn(async move {
+            let _ = leading.wait_for(|l| !*l).await;
+            let _ = lost.send(true);
+        });
+        let exported = exporter::run(client, options, stats, stopped).await.map_err(|e| e.to_string());
+        let _ = release.send(true);
+        let elected = election_task.await;
+        exported?;
+        match elected {
+            Ok(Err(err)) => Err(err.to_string()),
+            _ => Ok(ExitCode::SUCCESS),
+        }
     })
 }
 

@@ -66,7 +66,7 @@ enum Command {
     /// Export events before they expire: watch the cluster (both Event APIs if asked), write each
     /// Event once as a typed record, repeats as deltas with their counts, to stdout, a file, OTLP
     /// or a webhook; a checkpoint (`--state`) makes restarts lossless and duplicate-free.
-    Export(export::ExportArgs),
+    Export(Box<export::ExportArgs>),
     /// List the reason catalogue.
     Reasons {
         /// Output format.
@@ -140,7 +140,7 @@ fn main() -> ExitCode {
             }
         }
 
-        Command::Export(args) => export::run(args).map_err(Error::Export),
+        Command::Export(args) => export::run(*args).map_err(Error::Export),
         Command::Reasons { output } => reasons::run(output, &mut out),
         Command::Schema => print_schema(&mut out),
     };

@@ -162,3 +162,51 @@ async fn export_loses_nothing_and_duplicates_nothing_across_faults_and_a_restart
     assert_eq!(alerts[0]["state"], "firing");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+fn start_replica(dir: &Path, name: &str) -> Exporter {
+    let child = Command::new(env!("CARGO_BIN_EXE_gpu-events"))
+        .args(["export", "--leader-elect", "--leader-elect-namespace", "gpu-events", "--checkpoint-interval", "200ms"])
+        .arg("--sink")
+        .arg(format!("file:{}", dir.join("events.jsonl").display()))
+        .arg("--state")
+        .arg(dir.join("state.json"))
+        .env("KUBECONFIG", dir.join("kubeconfig"))
+        .env("POD_NAME", name)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    Exporter(Some(child))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_replicas_sharing_a_state_file_export_each_event_once_across_a_handover() {
+    let server = ApiServer::start().await;
+    let dir = std::env::temp_dir().join(format!("gpu-events-cli-replicas-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    server.write_kubeconfig(dir.join("kubeconfig"), "default").unwrap();
+    for i in 0..5 {
+        server.insert(event(i, 1)).unwrap();
+    }
+    let a = start_replica(&dir, "replica-a");
+    wait_for(&dir, 5).await;
+    let b = start_replica(&dir, "replica-b");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(lines(&dir).len(), 5, "the standby exports nothing");
+    let lease = server.objects(&gpu_events_testkit::ResourceType::LEASES);
+    assert!(lease[0]["spec"]["holderIdentity"].as_str().unwrap().starts_with("replica-a"), "{lease:?}");
+
+    stop(a);
+    server.insert(event(5, 1)).unwrap();
+    server.insert(event(0, 2)).unwrap();
+    let records = wait_for(&dir, 7).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let lease = server.objects(&gpu_events_testkit::ResourceType::LEASES);
+    assert!(lease[0]["spec"]["holderIdentity"].as_str().unwrap().starts_with("replica-b"), "{lease:?}");
+    stop(b);
+    assert_eq!(lines(&dir).len(), 7, "{records:#?}");
+    let delta = records.iter().find(|r| r["delta"]["total"] == 2).unwrap();
+    assert_eq!(delta["delta"]["occurrences"], 1, "the new leader resumed from the shared checkpoint");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -81,6 +81,97 @@ pub struct ExportConfig {
     /// Alert rules on sustained patterns (see [`AlertRule`]).
     #[serde(default)]
     pub alerts: Vec<AlertRule>,
+    /// Owner resolution (Pod -> ReplicaSet -> Deployment, Job, TensorFusionWorkload, ...).
+    #[serde(default)]
+    pub owners: OwnersConfig,
+    /// Leader election, for two replicas.
+    #[serde(default)]
+    pub leader_election: LeaderElectionConfig,
+}
+
+/// `owners:` of the configuration file (see [`OwnerConfig`](crate::owner::OwnerConfig)).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[non_exhaustive]
+pub struct OwnersConfig {
+    /// Resolve owners (default off).
+    #[serde(default)]
+    pub enabled: bool,
+    /// Metadata GETs per second (default 5).
+    pub qps: Option<f64>,
+    /// Burst of GETs (default 10).
+    pub burst: Option<u32>,
+    /// Objects remembered (default 10 000).
+    pub cache_size: Option<usize>,
+    /// How long an answer is kept (`10m`).
+    #[serde(default, deserialize_with = "optional_duration")]
+    pub ttl: Option<Duration>,
+}
+
+impl OwnersConfig {
+    /// The resolver's settings.
+    pub fn to_owner_config(&self) -> crate::owner::OwnerConfig {
+        let mut config = crate::owner::OwnerConfig { enabled: self.enabled, ..Default::default() };
+        if let Some(qps) = self.qps {
+            config.qps = qps;
+        }
+        if let Some(burst) = self.burst {
+            config.burst = burst;
+        }
+        if let Some(size) = self.cache_size {
+            config.cache_size = size;
+        }
+        if let Some(ttl) = self.ttl {
+            config.ttl = ttl;
+        }
+        config
+    }
+}
+
+/// `leaderElection:` of the configuration file (see [`LeaseConfig`](crate::leader::LeaseConfig)).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[non_exhaustive]
+pub struct LeaderElectionConfig {
+    /// Elect a leader (default off).
+    #[serde(default)]
+    pub enabled: bool,
+    /// The Lease's name (default `gpu-events-export`).
+    pub lease_name: Option<String>,
+    /// The Lease's namespace (default `$POD_NAMESPACE`, else the kubeconfig's namespace).
+    pub lease_namespace: Option<String>,
+    /// This replica's identity (default `$POD_NAME`/`$HOSTNAME` and a random suffix).
+    pub identity: Option<String>,
+    /// `15s` by default.
+    #[serde(default, deserialize_with = "optional_duration")]
+    pub lease_duration: Option<Duration>,
+    /// `10s` by default.
+    #[serde(default, deserialize_with = "optional_duration")]
+    pub renew_deadline: Option<Duration>,
+    /// `2s` by default.
+    #[serde(default, deserialize_with = "optional_duration")]
+    pub retry_period: Option<Duration>,
+}
+
+impl LeaderElectionConfig {
+    /// The Lease settings, with `namespace` when none is configured.
+    pub fn to_lease_config(&self, namespace: &str) -> crate::leader::LeaseConfig {
+        let mut config = crate::leader::LeaseConfig::new(
+            self.lease_name.clone().unwrap_or_else(|| "gpu-events-export".into()),
+            self.lease_namespace.clone().unwrap_or_else(|| namespace.to_owned()),
+            self.identity.clone().unwrap_or_else(crate::leader::default_identity),
+        );
+        if let Some(d) = self.lease_duration {
+            config.lease_duration = d;
+        }
+        if let Some(d) = self.renew_deadline {
+            config.renew_deadline = d;
+        }
+        if let Some(d) = self.retry_period {
+            config.retry_period = d;
+        }
+        config
+    }
 }
 
 /// Why the configuration file cannot be used.

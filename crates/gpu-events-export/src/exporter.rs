@@ -16,6 +16,7 @@ use crate::checkpoint::{Checkpoint, CheckpointError, FORMAT_VERSION};
 use crate::dedupe::{Seen, Watermarks};
 use crate::error::ConfigError;
 use crate::metrics::{Metrics, MetricsConfig};
+use crate::owner::{OwnerConfig, OwnerError, OwnerResolver};
 use crate::record::ExportRecord;
 use crate::redact::{RedactionConfig, Redactor};
 use crate::route::{Route, Router};
@@ -55,6 +56,8 @@ pub struct ExporterOptions {
     pub metrics: MetricsConfig,
     /// Where `/metrics` is served, if anywhere.
     pub metrics_addr: Option<std::net::SocketAddr>,
+    /// Owner resolution (off by default; needs `get` on the owner kinds, deploy/owner-rbac.yaml).
+    pub owners: OwnerConfig,
 }
 
 impl Default for ExporterOptions {
@@ -74,6 +77,7 @@ impl Default for ExporterOptions {
             alerts: Vec::new(),
             metrics: MetricsConfig::default(),
             metrics_addr: None,
+            owners: OwnerConfig::default(),
         }
     }
 }
@@ -94,6 +98,9 @@ pub enum ExportError {
     /// Redaction, routing or alert rules that cannot work.
     #[error(transparent)]
     Config(#[from] ConfigError),
+    /// Owner resolution settings out of range.
+    #[error(transparent)]
+    Owners(#[from] OwnerError),
     /// The metrics address cannot be bound.
     #[error("metrics address {addr}: {source}")]
     Metrics {
@@ -143,6 +150,7 @@ struct Pipeline {
     positions: BTreeMap<String, String>,
     stats: Arc<ExporterStats>,
     redactor: Redactor,
+    owners: OwnerResolver,
     router: Router,
     alerts: AlertEngine,
     metrics: Arc<Metrics>,
@@ -188,6 +196,7 @@ pub async fn run(
         None => None,
     };
     let names: Vec<String> = options.sinks.iter().map(SinkConfig::name).collect();
+    let owners = OwnerResolver::new(client.clone(), options.owners.clone())?;
     let redactor = Redactor::new(&options.redaction)?;
     let router = Router::new(&options.routes, &names)?;
     let alerts = AlertEngine::new(&options.alerts)?;
@@ -221,6 +230,7 @@ pub async fn run(
         positions,
         stats,
         redactor,
+        owners,
         router,
         alerts,
         metrics,
@@ -260,7 +270,7 @@ pub async fn run(
     loop {
         tokio::select! {
             observed = rx.recv() => match observed {
-                Some(observed) => pipeline.handle(observed),
+                Some(observed) => pipeline.handle(observed).await,
                 None => break,
             },
             _ = checkpoint_timer.tick() => pipeline.checkpoint().await?,
@@ -274,7 +284,7 @@ pub async fn run(
         let _ = stream.await;
     }
     while let Ok(observed) = rx.try_recv() {
-        pipeline.handle(observed);
+        pipeline.handle(observed).await;
     }
     pipeline.tick();
     pipeline.checkpoint().await?;
@@ -291,12 +301,12 @@ pub async fn run(
 const TICK: Duration = Duration::from_secs(5);
 
 impl Pipeline {
-    fn handle(&mut self, observed: Observed) {
+    async fn handle(&mut self, observed: Observed) {
         let now = Utc::now();
         match observed {
             Observed::Applied { record, .. } => {
                 self.last_alive = now;
-                self.apply(*record, now);
+                self.apply(*record, now).await;
             }
             Observed::Deleted { record } => {
                 self.last_alive = now;
@@ -322,7 +332,7 @@ impl Pipeline {
         }
     }
 
-    fn apply(&mut self, mut record: gpu_events_core::EventRecord, now: DateTime<Utc>) {
+    async fn apply(&mut self, mut record: gpu_events_core::EventRecord, now: DateTime<Utc>) {
         if self.options.cluster.is_some() {
             record.cluster.clone_from(&self.options.cluster);
         }
@@ -336,6 +346,10 @@ impl Pipeline {
         };
         let occurrences = delta.occurrences;
         let mut export = ExportRecord::new(record, delta);
+        // Owners first (alerts group by them); a cache miss costs a few bounded, rate-limited GETs.
+        if self.owners.enabled() {
+            export.owner = self.owners.resolve(&export.record).await;
+        }
         // Redaction comes first: nothing unredacted reaches a sink, an alert or a metric.
         self.redactor.redact(&mut export);
         self.metrics.record_exported(&export);
