@@ -16,7 +16,8 @@ serve=target/release/examples/serve
 
 rss() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
 hwm() { awk '/VmHWM/ {print $2}' "/proc/$1/status"; }
-lines() { [ -f "$1" ] && wc -l < "$1" || echo 0; }
+# Lines of a JSON Lines sink, rotated files included.
+lines() { cat "$1" "$1".* 2>/dev/null | wc -l; }
 
 echo "== A: initial list of $EVENTS events"
 "$serve" --events "$EVENTS" --rate 0 --kubeconfig "$work/kubeconfig-a" > "$work/serve-a.log" &
@@ -28,7 +29,7 @@ while [ "$(lines "$work/a.jsonl")" -lt "$EVENTS" ]; do sleep 0.5; done
 end=$(date +%s.%N)
 peak_a=$(hwm $exporter)
 kill -TERM $exporter; wait $exporter || true
-size=$(du -k "$work/a.jsonl" | cut -f1)
+size=$(cat "$work"/a.jsonl* | wc -c | awk '{print int($1/1024)}')
 printf 'records %s in %.1f s, peak RSS %s kB (output %s kB)\n' "$(lines "$work/a.jsonl")" "$(echo "$end - $start" | bc)" "$peak_a" "$size"
 kill %1 2>/dev/null || true; wait 2>/dev/null || true
 
