@@ -71,6 +71,33 @@ pub(crate) struct ExportArgs {
     /// The Lease's namespace (default: $POD_NAMESPACE, else the kubeconfig's namespace).
     #[arg(long)]
     leader_elect_namespace: Option<String>,
+    /// The Lease's name (default gpu-events-export).
+    #[arg(long)]
+    leader_elect_lease_name: Option<String>,
+    /// This replica's identity in the Lease (default $POD_NAME or $HOSTNAME, with a random suffix).
+    #[arg(long)]
+    leader_elect_identity: Option<String>,
+    /// Owner lookups per second (default 5).
+    #[arg(long)]
+    owners_qps: Option<f64>,
+    /// Owner lookups in a burst (default 10).
+    #[arg(long)]
+    owners_burst: Option<u32>,
+    /// Objects whose owner is remembered (default 10 000).
+    #[arg(long)]
+    owners_cache_size: Option<usize>,
+    /// Queue of each `--sink` (records that may wait; more are dropped and counted).
+    #[arg(long)]
+    sink_queue: Option<usize>,
+    /// Records per write of each `--sink`.
+    #[arg(long)]
+    sink_batch: Option<usize>,
+    /// File sinks of `--sink`: rotate at this many bytes.
+    #[arg(long)]
+    sink_rotate_bytes: Option<u64>,
+    /// File sinks of `--sink`: rotated files kept.
+    #[arg(long)]
+    sink_keep: Option<usize>,
 }
 
 /// A flag value in the config file's YAML form.
@@ -117,7 +144,15 @@ fn options(args: ExportArgs) -> Result<(ExporterOptions, Election, Option<String
     options.sinks = if args.sinks.is_empty() {
         file.sinks
     } else {
-        args.sinks.iter().map(|spec| SinkConfig::from_spec(spec)).collect()
+        let sink = |spec: &String| {
+            let mut sink = SinkConfig::from_spec(spec);
+            sink.queue = args.sink_queue.unwrap_or(sink.queue);
+            sink.batch = args.sink_batch.unwrap_or(sink.batch);
+            sink.rotate_bytes = args.sink_rotate_bytes.unwrap_or(sink.rotate_bytes);
+            sink.keep = args.sink_keep.unwrap_or(sink.keep);
+            sink
+        };
+        args.sinks.iter().map(sink).collect()
     };
     if options.sinks.is_empty() {
         options.sinks.push(SinkConfig::from_spec("stdout"));
@@ -135,10 +170,18 @@ fn options(args: ExportArgs) -> Result<(ExporterOptions, Election, Option<String
     options.routes = if args.routes.is_empty() { file.routes } else { args.routes };
     options.alerts = if args.alerts.is_empty() { file.alerts } else { args.alerts };
     options.owners = file.owners.to_owner_config();
-    if args.owners {
-        options.owners.enabled = true;
+    options.owners.enabled |= args.owners;
+    options.owners.qps = args.owners_qps.unwrap_or(options.owners.qps);
+    options.owners.burst = args.owners_burst.unwrap_or(options.owners.burst);
+    options.owners.cache_size = args.owners_cache_size.unwrap_or(options.owners.cache_size);
+    let mut leader = file.leader_election;
+    if args.leader_elect_lease_name.is_some() {
+        leader.lease_name = args.leader_elect_lease_name;
     }
-    let election = (args.leader_elect || file.leader_election.enabled).then_some(file.leader_election);
+    if args.leader_elect_identity.is_some() {
+        leader.identity = args.leader_elect_identity;
+    }
+    let election = (args.leader_elect || leader.enabled).then_some(leader);
     Ok((options, election, args.leader_elect_namespace))
 }
 
