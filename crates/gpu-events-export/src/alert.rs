@@ -309,6 +309,23 @@ struct Episode {
     buckets: VecDeque<(DateTime<Utc>, u64)>,
 }
 
+impl Episode {
+    /// The alert this episode sends in `state`.
+    fn alert(&self, rule: String, sink: String, state: AlertState, now: DateTime<Utc>, message: String) -> Alert {
+        Alert {
+            rule,
+            sink,
+            state,
+            labels: self.labels.clone(),
+            since: self.since,
+            last_seen: Some(self.last_seen),
+            occurrences: self.occurrences,
+            at: now,
+            message,
+        }
+    }
+}
+
 /// A silence rule's state.
 #[derive(Debug, Default)]
 struct Silence {
@@ -512,17 +529,7 @@ impl AlertEngine {
                     episode.occurrences,
                     describe(&episode.labels)
                 );
-                alerts.push(Alert {
-                    rule: rule.name.clone(),
-                    sink: rule.sink.clone(),
-                    state: AlertState::Firing,
-                    labels: episode.labels.clone(),
-                    since: episode.since,
-                    last_seen: Some(episode.last_seen),
-                    occurrences: episode.occurrences,
-                    at: now,
-                    message,
-                });
+                alerts.push(episode.alert(rule.name.clone(), rule.sink.clone(), AlertState::Firing, now, message));
             }
         }
         alerts
@@ -610,17 +617,7 @@ impl AlertEngine {
             episode.since.to_rfc3339(),
             episode.last_seen.to_rfc3339()
         );
-        Alert {
-            rule: name,
-            sink,
-            state: AlertState::Resolved,
-            labels: episode.labels.clone(),
-            since: episode.since,
-            last_seen: Some(episode.last_seen),
-            occurrences: episode.occurrences,
-            at: now,
-            message,
-        }
+        episode.alert(name, sink, AlertState::Resolved, now, message)
     }
 }
 
