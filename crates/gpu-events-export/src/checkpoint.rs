@@ -3,7 +3,6 @@
 //! (a temporary file, fsync, rename), read back on start.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -80,9 +79,11 @@ impl Checkpoint {
         let mut temp = path.as_os_str().to_owned();
         temp.push(".tmp");
         let temp = PathBuf::from(temp);
-        let mut file = std::fs::File::create(&temp).map_err(io)?;
-        let body = serde_json::to_vec(self).map_err(|e| io(std::io::Error::other(e)))?;
-        file.write_all(&body).map_err(io)?;
+        let file = std::fs::File::create(&temp).map_err(io)?;
+        // Streamed: no buffer the size of the whole state (it grows with the live events).
+        let mut writer = std::io::BufWriter::new(file);
+        serde_json::to_writer(&mut writer, self).map_err(|e| io(std::io::Error::other(e)))?;
+        let file = writer.into_inner().map_err(|e| io(e.into_error()))?;
         file.sync_all().map_err(io)?;
         drop(file);
         std::fs::rename(&temp, path).map_err(io)?;
