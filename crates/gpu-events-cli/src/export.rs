@@ -42,6 +42,9 @@ pub(crate) struct ExportArgs {
     /// Events remembered for deduplication.
     #[arg(long)]
     max_events: Option<NonZeroUsize>,
+    /// How long an exported event is remembered (`2h`); keep it above the API server's --event-ttl.
+    #[arg(long, value_parser = parse_duration)]
+    mark_ttl: Option<std::time::Duration>,
     /// Serve Prometheus metrics on this address (`/metrics`).
     #[arg(long)]
     metrics_addr: Option<SocketAddr>,
@@ -141,6 +144,9 @@ fn options(args: ExportArgs) -> Result<(ExporterOptions, Election, Option<String
     if let Some(max) = args.max_events.or(file.max_events.and_then(NonZeroUsize::new)) {
         options.max_events = max;
     }
+    if let Some(ttl) = args.mark_ttl.or(file.mark_ttl) {
+        options.mark_ttl = ttl;
+    }
     options.sinks = if args.sinks.is_empty() {
         file.sinks
     } else {
@@ -188,6 +194,10 @@ fn options(args: ExportArgs) -> Result<(ExporterOptions, Election, Option<String
 /// Runs until Ctrl-C or SIGTERM.
 pub(crate) fn run(args: ExportArgs) -> Result<ExitCode, String> {
     let (options, election, lease_namespace) = options(args)?;
+    // Warnings and errors (failed lists, sinks, checkpoints) on stderr; RUST_LOG refines it.
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,gpu_events_export=info"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
     runtime.block_on(async move {
         let client = kube::Client::try_default()

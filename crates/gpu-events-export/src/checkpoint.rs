@@ -75,10 +75,10 @@ impl Checkpoint {
     /// # Errors
     /// [`CheckpointError::Io`] when the directory is not writable or the disk is full.
     pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
-        let io = |source| CheckpointError::Io { path: path.to_owned(), source };
         let mut temp = path.as_os_str().to_owned();
         temp.push(".tmp");
         let temp = PathBuf::from(temp);
+        let io = |source| CheckpointError::Io { path: temp.clone(), source };
         let file = std::fs::File::create(&temp).map_err(io)?;
         // Streamed: no buffer the size of the whole state (it grows with the live events).
         let mut writer = std::io::BufWriter::new(file);

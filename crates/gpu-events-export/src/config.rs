@@ -26,7 +26,7 @@
 //! alerts:
 //!   - name: gpu-starved
 //!     match: {reasons: [FailedScheduling], causes: [insufficient-gpu]}
-//!     groupBy: [cluster, owner, reason]
+//!     groupBy: [cluster, namespace, reason]   # `owner` needs `owners: {enabled: true}`
 //!     for: 10m
 //!     sink: collector
 //! ```
@@ -64,6 +64,11 @@ pub struct ExportConfig {
     pub checkpoint_interval: Option<Duration>,
     /// Events remembered for deduplication (default 500 000).
     pub max_events: Option<usize>,
+    /// How long an exported event's watermark is kept (`2h` by default): longer than the API
+    /// server's `--event-ttl` (1 h by default, 3 h on OpenShift), or a re-list after it expires
+    /// exports the event again.
+    #[serde(default, deserialize_with = "optional_duration")]
+    pub mark_ttl: Option<Duration>,
     /// Sinks.
     #[serde(default)]
     pub sinks: Vec<SinkConfig>,

@@ -129,6 +129,8 @@ pub struct ExporterStats {
     pub gaps_suspected: AtomicU64,
     /// Checkpoints written.
     pub checkpoints: AtomicU64,
+    /// Checkpoint writes that failed (retried at the next interval).
+    pub checkpoint_failures: AtomicU64,
     /// When the last record was exported (seconds since the epoch, 0: never).
     pub last_export: AtomicU64,
 }
@@ -137,6 +139,39 @@ fn api_index(api: EventApi) -> usize {
     match api {
         EventApi::EventsV1 => 0,
         EventApi::CoreV1 => 1,
+    }
+}
+
+/// A checkpoint waiting for the sinks.
+struct CheckpointJob {
+    path: PathBuf,
+    checkpoint: Checkpoint,
+    sinks: Vec<(String, crate::sink::SyncHandle)>,
+    stats: Arc<ExporterStats>,
+}
+
+impl CheckpointJob {
+    async fn run(self, wait: Duration) {
+        let syncs = self.sinks.iter().map(|(name, sink)| async move { (name, sink.sync(wait).await) });
+        for (name, synced) in futures::future::join_all(syncs).await {
+            if !synced {
+                tracing::warn!(sink = %name, "sink did not sync within {wait:?}; checkpointing anyway");
+            }
+        }
+        // A failed write (full disk, a directory in the way) is retried at the next interval;
+        // stopping would turn every restart into a replay.
+        let (checkpoint, path) = (self.checkpoint, self.path);
+        let saved = tokio::task::spawn_blocking(move || checkpoint.save(&path)).await;
+        match saved {
+            Ok(Ok(())) => {
+                self.stats.checkpoints.fetch_add(1, Ordering::Relaxed);
+            }
+            Ok(Err(err)) => {
+                self.stats.checkpoint_failures.fetch_add(1, Ordering::Relaxed);
+                tracing::error!(error = %err, "writing the checkpoint failed; retrying at the next interval");
+            }
+            Err(err) => tracing::error!(error = %err, "the checkpoint task failed"),
+        }
     }
 }
 
@@ -157,6 +192,8 @@ struct Pipeline {
     /// When a stream last showed it is alive (a list, an event, a bookmark).
     last_alive: DateTime<Utc>,
     last_export: Option<DateTime<Utc>>,
+    /// The checkpoint being written, if any.
+    checkpointing: Option<tokio::task::JoinHandle<()>>,
 }
 
 /// Serializes a record or alert once, for every sink.
@@ -236,6 +273,7 @@ pub async fn run(
         metrics,
         last_alive: Utc::now(),
         last_export: None,
+        checkpointing: None,
     };
 
     let (tx, mut rx) = mpsc::channel::<Observed>(1024);
@@ -273,7 +311,7 @@ pub async fn run(
                 Some(observed) => pipeline.handle(observed).await,
                 None => break,
             },
-            _ = checkpoint_timer.tick() => pipeline.checkpoint().await?,
+            _ = checkpoint_timer.tick() => pipeline.checkpoint(),
             _ = tick.tick() => pipeline.tick(),
             () = crate::watch::stopped(&mut stop) => break,
         }
@@ -287,10 +325,9 @@ pub async fn run(
         pipeline.handle(observed).await;
     }
     pipeline.tick();
-    pipeline.checkpoint().await?;
-    for sink in std::mem::take(&mut pipeline.sinks) {
-        sink.close(Duration::from_secs(10)).await;
-    }
+    pipeline.final_checkpoint().await;
+    let closing = std::mem::take(&mut pipeline.sinks).into_iter().map(|sink| sink.close(CLOSE_WAIT));
+    futures::future::join_all(closing).await;
     if let Some(server) = metrics_server {
         server.abort();
     }
@@ -300,6 +337,13 @@ pub async fn run(
 /// How often alerts are re-evaluated and sink metrics updated.
 const TICK: Duration = Duration::from_secs(5);
 
+/// The longest a checkpoint waits for the sinks to sync.
+const SYNC_WAIT: Duration = Duration::from_secs(2);
+
+/// The longest shutdown waits for the sinks, once to sync before the final checkpoint and once
+/// to drain: at most about 12 s in all, well inside Kubernetes' default 30 s grace period.
+const CLOSE_WAIT: Duration = Duration::from_secs(5);
+
 impl Pipeline {
     async fn handle(&mut self, observed: Observed) {
         let now = Utc::now();
@@ -308,9 +352,10 @@ impl Pipeline {
                 self.last_alive = now;
                 self.apply(*record, now).await;
             }
-            Observed::Deleted { record } => {
+            Observed::Deleted { .. } => {
+                // The mark stays until its TTL: the other API's stream (or a replay after a
+                // restart) may still bring the same Event, which must not count as new.
                 self.last_alive = now;
-                self.marks.forget(&record);
             }
             Observed::Position { stream, resource_version } => {
                 self.last_alive = now;
@@ -404,13 +449,30 @@ impl Pipeline {
     }
 
     /// Syncs the sinks (what was exported is durable), then writes the checkpoint.
-    async fn checkpoint(&mut self) -> Result<(), ExportError> {
-        let Some(path) = self.options.state.clone() else { return Ok(()) };
-        for sink in &self.sinks {
-            if !sink.sync(Duration::from_secs(10)).await {
-                tracing::warn!(sink = %sink.name(), "sink did not sync within 10 s; checkpointing anyway");
-            }
+    /// Starts a checkpoint in the background (unless one is still running): the state as of now
+    /// is written once the sinks have synced what was offered before it (bounded), so a hung sink
+    /// delays the checkpoint, never the watch.
+    fn checkpoint(&mut self) {
+        if self.checkpointing.as_ref().is_some_and(|task| !task.is_finished()) {
+            return;
         }
+        if let Some(job) = self.checkpoint_job() {
+            self.checkpointing = Some(tokio::spawn(job.run(SYNC_WAIT)));
+        }
+    }
+
+    /// The last checkpoint at shutdown, after any running one.
+    async fn final_checkpoint(&mut self) {
+        if let Some(task) = self.checkpointing.take() {
+            let _ = task.await;
+        }
+        if let Some(job) = self.checkpoint_job() {
+            job.run(CLOSE_WAIT).await;
+        }
+    }
+
+    fn checkpoint_job(&mut self) -> Option<CheckpointJob> {
+        let path = self.options.state.clone()?;
         let now = Utc::now();
         let ttl = chrono::Duration::from_std(self.options.mark_ttl).unwrap_or(chrono::Duration::hours(2));
         self.marks.expire(now - ttl);
@@ -420,8 +482,7 @@ impl Pipeline {
             resource_versions: self.positions.clone(),
             marks: self.marks.snapshot(),
         };
-        checkpoint.save(&path)?;
-        self.stats.checkpoints.fetch_add(1, Ordering::Relaxed);
-        Ok(())
+        let sinks = self.sinks.iter().map(|s| (s.name().to_owned(), s.sync_handle())).collect();
+        Some(CheckpointJob { path, checkpoint, sinks, stats: self.stats.clone() })
     }
 }

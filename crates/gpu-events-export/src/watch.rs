@@ -279,7 +279,11 @@ where
             if let Some(token) = &token {
                 params = params.continue_token(token);
             }
-            let page = self.api.list(&params).await.map_err(|e| e.to_string())?;
+            let mut stop = (*self.stop).clone();
+            let page = tokio::select! {
+                page = self.api.list(&params) => page.map_err(|e| e.to_string())?,
+                () = stopped(&mut stop) => return Ok(None),
+            };
             for item in page.items {
                 let record = Box::new(EventRecord::from(item));
                 if !self.send(Observed::Applied { api: self.stream.api, record }).await {
@@ -304,7 +308,12 @@ where
         let params = WatchParams::default().timeout(seconds);
         let mut latest = None;
         let mut saw_any = false;
-        let events = match self.api.watch(&params, rv).await {
+        let mut stop = (*self.stop).clone();
+        let opened = tokio::select! {
+            opened = self.api.watch(&params, rv) => opened,
+            () = stopped(&mut stop) => return (Ended::Stop, None, false),
+        };
+        let events = match opened {
             Ok(events) => events,
             Err(kube::Error::Api(status)) if status.code == 410 => {
                 return (Ended::Relist(format!("410 {}", status.message)), None, false);
@@ -312,7 +321,6 @@ where
             Err(err) => return (Ended::Resume { why: err.to_string(), error: true }, None, false),
         };
         futures::pin_mut!(events);
-        let mut stop = (*self.stop).clone();
         loop {
             let next = tokio::select! {
                 next = events.next() => next,

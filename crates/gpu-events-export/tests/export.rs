@@ -277,3 +277,80 @@ async fn records_are_redacted_routed_alerted_on_and_counted_in_metrics() {
     stop.send(true).unwrap();
     task.await.unwrap().unwrap();
 }
+
+#[tokio::test]
+async fn events_deleted_while_down_are_not_exported_twice_through_both_apis() {
+    let server = ApiServer::start().await;
+    let dir = temp_dir("deleted");
+    let run = start(&server, &dir, vec![EventApi::EventsV1, EventApi::CoreV1]);
+    assert!(server.wait_for_watches(2, Duration::from_secs(5)).await);
+    let run_stats = run.finish().await;
+    assert_eq!(run_stats.exported.load(Ordering::Relaxed), 0);
+    // While down: events come and go (a namespace deleted).
+    for i in 0..10 {
+        server.insert(core_event(&format!("pod-{i}.1"), &uid(i), 1, "m")).unwrap();
+    }
+    for i in 0..10 {
+        server.remove(&gpu_events_testkit::ResourceType::CORE_EVENTS, Some("ml"), &format!("pod-{i}.1")).unwrap();
+    }
+    let run = start(&server, &dir, vec![EventApi::EventsV1, EventApi::CoreV1]);
+    wait_for_lines(&dir, 10).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    run.finish().await;
+    let all = lines(&dir);
+    assert_eq!(all.len(), 10, "each once: {all:#?}");
+}
+
+#[tokio::test]
+async fn a_checkpoint_that_cannot_be_written_does_not_stop_the_export() {
+    let server = ApiServer::start().await;
+    let dir = temp_dir("unwritable");
+    // A directory where the temporary file must go.
+    std::fs::create_dir_all(dir.join("state.json.tmp")).unwrap();
+    let run = start(&server, &dir, vec![EventApi::EventsV1]);
+    server.insert(core_event("pod-0.1", &uid(0), 1, "m")).unwrap();
+    wait_for_lines(&dir, 1).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    server.insert(core_event("pod-1.1", &uid(1), 1, "m")).unwrap();
+    wait_for_lines(&dir, 2).await;
+    let stats = run.finish().await;
+    assert!(stats.checkpoint_failures.load(Ordering::Relaxed) >= 1);
+}
+
+#[tokio::test]
+async fn a_hung_webhook_holds_back_neither_the_file_nor_the_watch_nor_shutdown() {
+    let server = ApiServer::start().await;
+    let dir = temp_dir("hung");
+    // A receiver that accepts and never answers.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let hook = format!("webhook:http://{}/hook", listener.local_addr().unwrap());
+    let held = tokio::spawn(async move {
+        let mut open = Vec::new();
+        while let Ok((stream, _)) = listener.accept().await {
+            open.push(stream);
+        }
+    });
+    let mut options = ExporterOptions::default();
+    options.state = Some(dir.join("state.json"));
+    let mut webhook = SinkConfig::from_spec(&hook);
+    webhook.queue = 3;
+    webhook.batch = 1;
+    options.sinks = vec![SinkConfig::from_spec(&format!("file:{}", dir.join("events.jsonl").display())), webhook];
+    options.checkpoint_interval = Duration::from_millis(200);
+    options.watch = timing();
+    let (stop, stopped) = watch::channel(false);
+    let stats = Arc::new(ExporterStats::default());
+    let task = tokio::spawn(exporter::run(server.client_without_retry(), options, stats.clone(), stopped));
+    for i in 0..20 {
+        server.insert(core_event(&format!("pod-{i}.1"), &uid(i), 1, "m")).unwrap();
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let started = std::time::Instant::now();
+    wait_for_lines(&dir, 20).await;
+    assert!(started.elapsed() < Duration::from_secs(5), "the file sink kept up: {:?}", started.elapsed());
+    let stopping = std::time::Instant::now();
+    stop.send(true).unwrap();
+    task.await.unwrap().unwrap();
+    assert!(stopping.elapsed() < Duration::from_secs(15), "shutdown took {:?}", stopping.elapsed());
+    held.abort();
+}

@@ -66,10 +66,16 @@ fn record_line(i: usize) -> Line {
     Line { json: json.to_string().into() }
 }
 
+fn quick(spec: &str) -> SinkConfig {
+    let mut config = SinkConfig::from_spec(spec);
+    config.backoff = Duration::from_millis(20);
+    config
+}
+
 #[tokio::test]
 async fn a_webhook_gets_json_arrays_and_a_failing_one_is_retried() {
     let hook = receiver(2, Duration::ZERO).await;
-    let sink = Sink::start(&SinkConfig::from_spec(&format!("webhook:{}/events", hook.url))).await.unwrap();
+    let sink = Sink::start(&quick(&format!("webhook:{}/events", hook.url))).await.unwrap();
     for i in 0..3 {
         sink.offer(record_line(i));
     }
@@ -119,10 +125,10 @@ async fn otlp_receivers_get_log_records_with_kubernetes_attributes() {
 #[tokio::test]
 async fn a_receiver_that_keeps_failing_costs_bounded_attempts_and_counted_drops() {
     let down = receiver(usize::MAX, Duration::ZERO).await;
-    let sink = Sink::start(&SinkConfig::from_spec(&format!("webhook:{}", down.url))).await.unwrap();
+    let sink = Sink::start(&quick(&format!("webhook:{}", down.url))).await.unwrap();
     sink.offer(record_line(0));
     tokio::time::timeout(Duration::from_secs(20), sink.sync(Duration::from_secs(20))).await.unwrap();
-    assert_eq!(down.requests.load(Ordering::SeqCst), 5, "five attempts per batch");
+    assert_eq!(down.requests.load(Ordering::SeqCst), 7, "seven attempts per batch");
     assert_eq!(sink.stats().dropped.load(Ordering::Relaxed), 1);
 }
 
@@ -176,4 +182,33 @@ async fn files_rotate_by_size_and_keep_the_newest() {
     assert!(!dir.join("events.jsonl.3").exists(), "only `keep` rotated files");
     assert!(current.lines().last().unwrap().contains("available 19"), "the newest line is in the current file");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn a_refusal_that_will_not_change_is_not_retried() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let requests = Arc::new(AtomicUsize::new(0));
+    let seen = requests.clone();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let seen = seen.clone();
+            tokio::spawn(async move {
+                let service = service_fn(move |_request: Request<hyper::body::Incoming>| {
+                    seen.fetch_add(1, Ordering::SeqCst);
+                    async {
+                        Ok::<_, std::convert::Infallible>(
+                            Response::builder().status(400).body(Full::new(Bytes::new())).unwrap(),
+                        )
+                    }
+                });
+                let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+            });
+        }
+    });
+    let sink = Sink::start(&quick(&format!("webhook:{url}"))).await.unwrap();
+    sink.offer(record_line(0));
+    assert!(sink.sync(Duration::from_secs(5)).await);
+    assert_eq!(requests.load(Ordering::SeqCst), 1);
+    assert_eq!(sink.stats().dropped.load(Ordering::Relaxed), 1);
 }

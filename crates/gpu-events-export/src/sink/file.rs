@@ -5,19 +5,19 @@ use std::path::PathBuf;
 use tokio::fs::{File, OpenOptions};
 use tokio::io::AsyncWriteExt;
 
-use super::{Line, SinkError, Write};
+use super::{Failure, Line, SinkError, Write};
 
 /// Standard output, one JSON object per line.
 pub(crate) struct Stdout;
 
 impl Write for Stdout {
-    async fn write(&mut self, batch: &[Line]) -> Result<(), String> {
+    async fn write(&mut self, batch: &[Line]) -> Result<(), Failure> {
         let mut out = tokio::io::stdout();
         for line in batch {
             out.write_all(line.json.as_bytes()).await.map_err(|e| e.to_string())?;
             out.write_all(b"\n").await.map_err(|e| e.to_string())?;
         }
-        out.flush().await.map_err(|e| e.to_string())
+        Ok(out.flush().await.map_err(|e| e.to_string())?)
     }
 }
 
@@ -77,7 +77,7 @@ impl FileSink {
 }
 
 impl Write for FileSink {
-    async fn write(&mut self, batch: &[Line]) -> Result<(), String> {
+    async fn write(&mut self, batch: &[Line]) -> Result<(), Failure> {
         let mut buffer = Vec::with_capacity(batch.iter().map(|l| l.json.len() + 1).sum());
         for line in batch {
             buffer.extend_from_slice(line.json.as_bytes());

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{Line, SinkError, Write};
+use super::{Failure, Line, SinkError, Write};
 
 fn client(
     name: &str,
@@ -22,7 +22,7 @@ fn client(
         map.insert(key, value);
     }
     let client = reqwest::Client::builder()
-        .timeout(Duration::from_secs(30))
+        .timeout(Duration::from_secs(10))
         .build()
         .map_err(|e| SinkError::Http(name.into(), e.to_string()))?;
     Ok((client, map))
@@ -41,7 +41,7 @@ async fn post(
     url: &reqwest::Url,
     headers: &reqwest::header::HeaderMap,
     body: Vec<u8>,
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     let response = client
         .post(url.clone())
         .headers(headers.clone())
@@ -49,9 +49,19 @@ async fn post(
         .body(body)
         .send()
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Failure::from(e.to_string()))?;
     let status = response.status();
-    if status.is_success() { Ok(()) } else { Err(format!("{url} answered {status}")) }
+    if status.is_success() {
+        return Ok(());
+    }
+    let after = response
+        .headers()
+        .get(reqwest::header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map(Duration::from_secs);
+    let retry = status.is_server_error() || matches!(status.as_u16(), 408 | 429);
+    Err(Failure { why: format!("{url} answered {status}"), retry, after })
 }
 
 /// POSTs each batch as a JSON array to a URL.
@@ -73,7 +83,7 @@ impl WebhookSink {
 }
 
 impl Write for WebhookSink {
-    async fn write(&mut self, batch: &[Line]) -> Result<(), String> {
+    async fn write(&mut self, batch: &[Line]) -> Result<(), Failure> {
         let mut body = Vec::with_capacity(batch.iter().map(|l| l.json.len() + 1).sum::<usize>() + 2);
         body.push(b'[');
         for (i, line) in batch.iter().enumerate() {
@@ -164,7 +174,7 @@ pub(crate) fn log_record(line: &Line) -> Value {
 }
 
 impl Write for OtlpSink {
-    async fn write(&mut self, batch: &[Line]) -> Result<(), String> {
+    async fn write(&mut self, batch: &[Line]) -> Result<(), Failure> {
         let cluster = batch
             .first()
             .and_then(|l| serde_json::from_str::<Value>(&l.json).ok())
@@ -181,6 +191,7 @@ impl Write for OtlpSink {
                 "logRecords": batch.iter().map(log_record).collect::<Vec<_>>(),
             }],
         }]});
-        post(&self.client, &self.url, &self.headers, serde_json::to_vec(&body).map_err(|e| e.to_string())?).await
+        let body = serde_json::to_vec(&body).map_err(|e| e.to_string())?;
+        post(&self.client, &self.url, &self.headers, body).await
     }
 }

@@ -48,6 +48,24 @@ pub struct SinkConfig {
     /// HTTP sinks: extra headers (e.g. `Authorization`).
     #[serde(default)]
     pub headers: std::collections::BTreeMap<String, String>,
+    /// Attempts per batch before it is dropped and counted (default 7).
+    #[serde(default = "default_attempts")]
+    pub attempts: u32,
+    /// The first wait between attempts (`1s` by default); it doubles up to 30 s, and a
+    /// receiver's `Retry-After` (up to a minute) wins over a shorter one.
+    #[serde(default = "default_backoff", deserialize_with = "duration")]
+    pub backoff: Duration,
+}
+
+fn default_attempts() -> u32 {
+    7
+}
+fn default_backoff() -> Duration {
+    Duration::from_secs(1)
+}
+fn duration<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Duration, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    crate::alert::parse_duration(&text).map_err(serde::de::Error::custom)
 }
 
 fn default_queue() -> usize {
@@ -74,6 +92,8 @@ impl SinkConfig {
             rotate_bytes: default_rotate(),
             keep: default_keep(),
             headers: Default::default(),
+            attempts: default_attempts(),
+            backoff: default_backoff(),
         }
     }
 
@@ -103,10 +123,26 @@ pub enum SinkError {
     Http(String, String),
 }
 
+/// Why a write failed, and whether trying again can help.
+#[derive(Debug)]
+pub(crate) struct Failure {
+    pub(crate) why: String,
+    /// False for answers that will not change (a 4xx other than 408 and 429).
+    pub(crate) retry: bool,
+    /// The receiver's `Retry-After`.
+    pub(crate) after: Option<Duration>,
+}
+
+impl From<String> for Failure {
+    fn from(why: String) -> Self {
+        Failure { why, retry: true, after: None }
+    }
+}
+
 /// What a sink's writer does with one batch.
 pub(crate) trait Write: Send + 'static {
-    /// Writes a batch; `Err` (with a reason) to retry it.
-    fn write(&mut self, batch: &[Line]) -> impl Future<Output = Result<(), String>> + Send;
+    /// Writes a batch.
+    fn write(&mut self, batch: &[Line]) -> impl Future<Output = Result<(), Failure>> + Send;
     /// Makes written data durable (files: fsync), at checkpoints and shutdown.
     fn sync(&mut self) -> impl Future<Output = Result<(), String>> + Send {
         async { Ok(()) }
@@ -141,6 +177,7 @@ impl std::fmt::Debug for Sink {
     }
 }
 
+#[derive(Debug)]
 enum Message {
     Line(Line),
     /// Write what is queued, make it durable, then notify.
@@ -157,23 +194,24 @@ impl Sink {
         let (kind, target) = config.spec.split_once(':').unwrap_or((config.spec.as_str(), ""));
         let batch = config.batch.max(1);
         let queue = config.queue.max(1);
+        let retry = Retry { attempts: config.attempts.max(1), backoff: config.backoff };
         match (kind, target) {
-            ("stdout", "") => Ok(Self::spawn(name, queue, batch, file::Stdout)),
+            ("stdout", "") => Ok(Self::spawn(name, queue, batch, retry, file::Stdout)),
             ("file", path) if !path.is_empty() => {
                 let writer = FileSink::open(path.into(), config.rotate_bytes, config.keep).await?;
-                Ok(Self::spawn(name, queue, batch, writer))
+                Ok(Self::spawn(name, queue, batch, retry, writer))
             }
-            ("otlp", _) => Ok(Self::spawn(name, queue, batch, OtlpSink::new(target, &config.headers)?)),
-            ("webhook", _) => Ok(Self::spawn(name, queue, batch, WebhookSink::new(target, &config.headers)?)),
+            ("otlp", _) => Ok(Self::spawn(name, queue, batch, retry, OtlpSink::new(target, &config.headers)?)),
+            ("webhook", _) => Ok(Self::spawn(name, queue, batch, retry, WebhookSink::new(target, &config.headers)?)),
             _ => Err(SinkError::Spec(config.spec.clone())),
         }
     }
 
-    fn spawn(name: String, queue: usize, batch: usize, writer: impl Write) -> Sink {
+    fn spawn(name: String, queue: usize, batch: usize, retry: Retry, writer: impl Write) -> Sink {
         let (tx, rx) = mpsc::channel(queue);
         let stats = Arc::new(SinkStats::default());
         let idle = Arc::new(Notify::new());
-        let task = tokio::spawn(run(rx, batch, writer, stats.clone(), idle.clone(), name.clone()));
+        let task = tokio::spawn(run(rx, batch, retry, writer, stats.clone(), idle.clone(), name.clone()));
         Sink { name, tx, stats, idle, task }
     }
 
@@ -199,32 +237,67 @@ impl Sink {
         }
     }
 
+    /// A handle that can wait for this sink's sync from another task.
+    pub fn sync_handle(&self) -> SyncHandle {
+        SyncHandle { tx: self.tx.clone(), idle: self.idle.clone() }
+    }
+
     /// Waits until what was queued before is written and synced (or given up), at most `timeout`.
     /// Returns false on timeout.
+    pub async fn sync(&self, timeout: Duration) -> bool {
+        self.sync_handle().sync(timeout).await
+    }
+}
+
+/// Waits for a sink's sync (see [`Sink::sync_handle`]).
+#[derive(Clone, Debug)]
+pub struct SyncHandle {
+    tx: mpsc::Sender<Message>,
+    idle: Arc<Notify>,
+}
+
+impl SyncHandle {
+    /// As [`Sink::sync`].
     pub async fn sync(&self, timeout: Duration) -> bool {
         let notified = self.idle.notified();
         tokio::pin!(notified);
         notified.as_mut().enable();
-        if self.tx.send(Message::Sync).await.is_err() {
-            return true;
-        }
-        tokio::time::timeout(timeout, notified).await.is_ok()
-    }
-
-    /// Syncs (at most `timeout`), then stops the task.
-    pub async fn close(self, timeout: Duration) {
-        self.sync(timeout).await;
-        drop(self.tx);
-        let _ = tokio::time::timeout(timeout, self.task).await;
+        // Queuing the request is under the timeout too: a hung receiver fills the queue.
+        let synced = async {
+            if self.tx.send(Message::Sync).await.is_ok() {
+                notified.await;
+            }
+        };
+        tokio::time::timeout(timeout, synced).await.is_ok()
     }
 }
 
-/// Attempts per batch before it is dropped.
-const ATTEMPTS: u32 = 5;
+impl Sink {
+    /// Syncs, then stops the task; `timeout` bounds the whole (what is still queued after it is
+    /// dropped with the task).
+    pub async fn close(self, timeout: Duration) {
+        let started = tokio::time::Instant::now();
+        self.sync(timeout).await;
+        drop(self.tx);
+        let left = timeout.saturating_sub(started.elapsed());
+        if tokio::time::timeout(left, &mut { self.task }).await.is_err() {
+            tracing::warn!(sink = %self.name, "sink did not drain within {timeout:?}");
+        }
+    }
+}
+
+/// How a sink retries a batch (7 attempts with waits of 1, 2, 4, 8, 16 and 30 s by default: a
+/// collector restart of about a minute loses nothing).
+#[derive(Clone, Copy, Debug)]
+struct Retry {
+    attempts: u32,
+    backoff: Duration,
+}
 
 async fn run(
     mut rx: mpsc::Receiver<Message>,
     batch_size: usize,
+    retry: Retry,
     mut writer: impl Write,
     stats: Arc<SinkStats>,
     idle: Arc<Notify>,
@@ -245,7 +318,7 @@ async fn run(
             }
         }
         if !batch.is_empty() {
-            write_with_retries(&mut writer, &batch, &stats, &name).await;
+            write_with_retries(&mut writer, &batch, retry, &stats, &name).await;
             stats.queued.fetch_sub(batch.len() as u64, Ordering::Relaxed);
             batch.clear();
         }
@@ -259,20 +332,24 @@ async fn run(
     let _ = writer.sync().await;
 }
 
-async fn write_with_retries(writer: &mut impl Write, batch: &[Line], stats: &SinkStats, name: &str) {
-    let mut backoff = Duration::from_millis(100);
-    for attempt in 1..=ATTEMPTS {
+async fn write_with_retries(writer: &mut impl Write, batch: &[Line], retry: Retry, stats: &SinkStats, name: &str) {
+    let mut backoff = retry.backoff;
+    for attempt in 1..=retry.attempts {
         match writer.write(batch).await {
             Ok(()) => {
                 stats.written.fetch_add(batch.len() as u64, Ordering::Relaxed);
                 return;
             }
-            Err(why) => {
+            Err(failure) => {
                 stats.failures.fetch_add(1, Ordering::Relaxed);
-                tracing::warn!(sink = %name, attempt, %why, "sink write failed");
-                if attempt < ATTEMPTS {
-                    tokio::time::sleep(backoff.mul_f64(0.75 + fastrand::f64() * 0.5)).await;
-                    backoff = (backoff * 2).min(Duration::from_secs(10));
+                tracing::warn!(sink = %name, attempt, why = %failure.why, "sink write failed");
+                if !failure.retry {
+                    break;
+                }
+                if attempt < retry.attempts {
+                    let wait = backoff.mul_f64(0.75 + fastrand::f64() * 0.5).max(failure.after.unwrap_or_default());
+                    tokio::time::sleep(wait.min(Duration::from_secs(60))).await;
+                    backoff = (backoff * 2).min(Duration::from_secs(30));
                 }
             }
         }
