@@ -408,9 +408,11 @@ impl Redactor {
         Redacted { text, rules: rules.collect() }
     }
 
-    /// Redact `record.note` and every string inside `record.details` (object keys and the
-    /// `kind` tags that name the grammar excepted), and add the names of the rules that changed
-    /// something to `record.redactions` (kept sorted and unique).
+    /// Redact `record.note`, every string inside `record.details` (object keys and the `kind`
+    /// tags that name the grammar excepted), and the names that can carry the same data
+    /// (`regarding.name` and `uid`, `related.name`, `reportingInstance`, `eventName`; not
+    /// namespaces), and add the names of the rules that changed something to
+    /// `record.redactions` (kept sorted and unique).
     ///
     /// The details are rewritten through their JSON form and read back with `Details`'s
     /// `Deserialize`. A string whose redaction would make them unreadable is a value from the
@@ -420,6 +422,32 @@ impl Redactor {
         let mut fired = vec![false; self.rules.len()];
         if let Some(note) = self.apply(&record.record.note, &mut fired) {
             record.record.note = note;
+        }
+        // Names can carry the same data (Nodes named by their IP, instances named by their
+        // host): the regarding and related names, the regarding uid (the kubelet sets a Node's
+        // name there), the reporting instance and the event's name, which is `<object name>.<hex>`
+        // and so carries the object's name as its prefix. Namespaces are kept: routes, alerts and
+        // metrics select on them.
+        let event = &mut record.record;
+        let original = event.regarding.name.clone();
+        let names = [
+            event.regarding.name.as_mut(),
+            event.regarding.uid.as_mut(),
+            event.related.as_mut().and_then(|r| r.name.as_mut()),
+            event.reporting_instance.as_mut(),
+            event.event_name.as_mut(),
+        ];
+        for name in names.into_iter().flatten() {
+            if let Some(redacted) = self.apply(name, &mut fired) {
+                *name = redacted;
+            }
+        }
+        if let (Some(original), Some(redacted), Some(event_name)) =
+            (original, event.regarding.name.clone(), event.event_name.as_mut())
+            && original != redacted
+            && let Some(suffix) = event_name.strip_prefix(original.as_str()).filter(|s| s.starts_with('.'))
+        {
+            *event_name = format!("{redacted}{suffix}");
         }
         if let Some(details) = &record.record.details
             && let Ok(original) = serde_json::to_value(details)
