@@ -25,9 +25,10 @@
 //! # Silence rules
 //!
 //! A rule with `silence: D` (and no `match`, `groupBy`, `for`, `minEvents` or `window`) fires
-//! when no record has been exported for `D` while the watch is healthy (as told to `tick`; before
-//! the first export, counting from the first tick), and resolves at the first tick after an
-//! export.
+//! when no record has been exported for `D` (before the first export, counting from the first
+//! tick), and resolves at the first tick after an export. Its message says whether the watch is
+//! failing (as told to `tick`: the export is broken, e.g. RBAC or the API connection) or healthy
+//! (the cluster may just be quiet).
 //!
 //! # Memory
 //!
@@ -573,13 +574,15 @@ impl AlertEngine {
                 at: now,
                 message,
             };
-            if !state.firing && watch_healthy && quiet >= silence {
+            if !state.firing && quiet >= silence {
                 state.firing = true;
-                let message = format!(
-                    "{}: no event exported for {} while the watch is healthy (last export: {last})",
-                    rule.name,
-                    human(quiet)
-                );
+                let watch = if watch_healthy {
+                    "the watch is healthy, the cluster may be quiet"
+                } else {
+                    "the watch is failing: check the exporter's logs, RBAC and the API connection"
+                };
+                let message =
+                    format!("{}: no event exported for {} ({watch}; last export: {last})", rule.name, human(quiet));
                 alerts.push(alert(AlertState::Firing, message));
             } else if state.firing && quiet < silence {
                 state.firing = false;
@@ -975,11 +978,17 @@ mod tests {
     }
 
     #[test]
-    fn export_silence_fires_only_while_the_watch_is_healthy() {
+    fn export_silence_fires_and_says_whether_the_watch_is_failing() {
+        let mut failing =
+            AlertEngine::new(&[AlertRule::silence("export-silence", mins(30), "webhook")]).expect("valid");
+        assert!(failing.tick(min(0), None, false).is_empty());
+        let broken = failing.tick(min(30), None, false);
+        assert_eq!(broken.len(), 1, "a broken watch is exactly when silence matters");
+        assert!(broken[0].message.contains("the watch is failing"), "{}", broken[0].message);
+
         let mut engine = AlertEngine::new(&[AlertRule::silence("export-silence", mins(30), "webhook")]).expect("valid");
         assert!(engine.tick(min(0), None, true).is_empty());
         assert!(engine.tick(min(29), None, true).is_empty());
-        assert!(engine.tick(min(30), None, false).is_empty(), "an unhealthy watch explains the silence");
         let fired = engine.tick(min(31), None, true);
         assert_eq!(fired.len(), 1);
         assert_eq!(fired[0].state, AlertState::Firing);
@@ -987,7 +996,7 @@ mod tests {
         assert_eq!(fired[0].last_seen, None);
         assert_eq!(
             fired[0].message,
-            "export-silence: no event exported for 31m while the watch is healthy (last export: never)"
+            "export-silence: no event exported for 31m (the watch is healthy, the cluster may be quiet; last export: never)"
         );
         assert!(engine.tick(min(40), None, true).is_empty(), "fires once");
         let resolved = engine.tick(min(41), Some(min(41)), true);

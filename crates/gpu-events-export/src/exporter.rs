@@ -125,6 +125,8 @@ pub struct ExporterStats {
     pub watch_restarts: [AtomicU64; 2],
     /// Lists, per API (the first list included).
     pub relists: [AtomicU64; 2],
+    /// Lists and watches that failed, per API.
+    pub watch_errors: [AtomicU64; 2],
     /// Re-lists after a 410 or a dead watch: events may have been missed.
     pub gaps_suspected: AtomicU64,
     /// Checkpoints written.
@@ -194,6 +196,8 @@ struct Pipeline {
     last_export: Option<DateTime<Utc>>,
     /// The checkpoint being written, if any.
     checkpointing: Option<tokio::task::JoinHandle<()>>,
+    /// When a list or watch last failed.
+    last_failure: Option<DateTime<Utc>>,
 }
 
 /// Serializes a record or alert once, for every sink.
@@ -274,6 +278,7 @@ pub async fn run(
         last_alive: Utc::now(),
         last_export: None,
         checkpointing: None,
+        last_failure: None,
     };
 
     let (tx, mut rx) = mpsc::channel::<Observed>(1024);
@@ -370,6 +375,11 @@ impl Pipeline {
                     self.metrics.gaps_suspected(api, 1);
                 }
             }
+            Observed::Failed { api, .. } => {
+                self.last_failure = Some(now);
+                self.stats.watch_errors[api_index(api)].fetch_add(1, Ordering::Relaxed);
+                self.metrics.watch_failed(api);
+            }
             Observed::Restarted { api, .. } => {
                 self.stats.watch_restarts[api_index(api)].fetch_add(1, Ordering::Relaxed);
                 self.metrics.watch_restarted(api);
@@ -428,8 +438,14 @@ impl Pipeline {
     /// Alerts that fire or resolve with time, and the sinks' counters into the metrics.
     fn tick(&mut self) {
         let now = Utc::now();
-        let healthy = now - self.last_alive
-            < chrono::Duration::from_std(self.options.watch.watch_timeout * 2).unwrap_or(chrono::Duration::MAX);
+        let since_alive = now - self.last_alive;
+        let long = |d: Duration| chrono::Duration::from_std(d).unwrap_or(chrono::Duration::MAX);
+        // Failing: errors since the last success for longer than two backoffs, or nothing at
+        // all (not even a bookmark or a watch timeout) for two watch timeouts.
+        let failing = self.last_failure.is_some_and(|f| f > self.last_alive)
+            && since_alive > long(self.options.watch.max_backoff * 2);
+        let healthy = !failing && since_alive < long(self.options.watch.watch_timeout * 2);
+        self.metrics.set_healthy(healthy);
         for alert in self.alerts.tick(now, self.last_export, healthy) {
             self.send_alert(&alert);
         }

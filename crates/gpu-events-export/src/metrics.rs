@@ -127,6 +127,7 @@ pub struct Metrics {
     events: Family<EventLabels, Counter>,
     duplicates: Counter,
     restarts: Family<ApiLabels, Counter>,
+    watch_errors: Family<ApiLabels, Counter>,
     relists: Family<ApiLabels, Counter>,
     gaps: Family<ApiLabels, Counter>,
     queue_depth: Family<SinkLabels, Gauge>,
@@ -136,6 +137,8 @@ pub struct Metrics {
     alerts: Family<AlertLabels, Counter>,
     /// The newest event time exported, Unix milliseconds ([`NEVER`] before the first).
     last_event: Arc<AtomicI64>,
+    /// Whether the watch works (`/healthz` answers 503 when it does not).
+    healthy: std::sync::atomic::AtomicBool,
 }
 
 impl Metrics {
@@ -150,6 +153,7 @@ impl Metrics {
             events: Family::default(),
             duplicates: Counter::default(),
             restarts: Family::default(),
+            watch_errors: Family::default(),
             relists: Family::default(),
             gaps: Family::default(),
             queue_depth: Family::default(),
@@ -158,6 +162,7 @@ impl Metrics {
             unrouted: Counter::default(),
             alerts: Family::default(),
             last_event: Arc::new(AtomicI64::new(NEVER)),
+            healthy: std::sync::atomic::AtomicBool::new(true),
         };
         registry.register(
             "events_exported",
@@ -170,6 +175,11 @@ impl Metrics {
             metrics.duplicates.clone(),
         );
         registry.register("watch_restarts", "Watches that ended and were restarted", metrics.restarts.clone());
+        registry.register(
+            "watch_errors",
+            "Lists and watches that failed (RBAC, API connection, server errors)",
+            metrics.watch_errors.clone(),
+        );
         registry.register(
             "relists",
             "Full re-lists (410 Gone, or a watch that closed at once)",
@@ -222,6 +232,16 @@ impl Metrics {
     /// Count a watch restart on `api`.
     pub fn watch_restarted(&self, api: EventApi) {
         self.restarts.get_or_create(&ApiLabels { api: api.as_str() }).inc();
+    }
+
+    /// Count a failed list or watch on `api`.
+    pub fn watch_failed(&self, api: EventApi) {
+        self.watch_errors.get_or_create(&ApiLabels { api: api.as_str() }).inc();
+    }
+
+    /// Whether the watch works; `/healthz` answers 503 while it does not.
+    pub fn set_healthy(&self, healthy: bool) {
+        self.healthy.store(healthy, Ordering::Relaxed);
     }
 
     /// Count a re-list on `api`.
@@ -311,6 +331,11 @@ fn respond(metrics: &Metrics, request: &Request<hyper::body::Incoming>) -> Respo
     }
     match path {
         "/metrics" => reply(StatusCode::OK, CONTENT_TYPE, metrics.encode()),
+        _ if !metrics.healthy.load(Ordering::Relaxed) => reply(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "text/plain; charset=utf-8",
+            "unhealthy: no successful list or watch lately (see watch_errors_total and the logs)\n".into(),
+        ),
         _ => reply(StatusCode::OK, "text/plain; charset=utf-8", "ok\n".into()),
     }
 }

@@ -86,6 +86,13 @@ pub enum Observed {
         /// a dead watch) rather than this being the first list.
         gap_suspected: bool,
     },
+    /// A list or watch failed (RBAC, the API connection, a server error); it is retried.
+    Failed {
+        /// The stream.
+        api: EventApi,
+        /// What went wrong.
+        why: String,
+    },
     /// A watch ended and was started again (disconnect, timeout, error).
     Restarted {
         /// The stream.
@@ -219,6 +226,9 @@ where
                     Ok(None) => return,
                     Err(why) => {
                         tracing::warn!(stream = %self.stream.key(), %why, "listing events failed; retrying");
+                        if !self.send(Observed::Failed { api: self.stream.api, why }).await {
+                            return;
+                        }
                         self.sleep(backoff).await;
                         backoff = (backoff * 2).min(self.timing.max_backoff);
                         continue;
@@ -257,6 +267,13 @@ where
                     relist_why = Some(why);
                 }
                 Ended::Resume { why, error } => {
+                    if error {
+                        tracing::warn!(stream = %self.stream.key(), %why, "the watch failed; retrying");
+                        let failed = Observed::Failed { api: self.stream.api, why: why.clone() };
+                        if !self.send(failed).await {
+                            return;
+                        }
+                    }
                     if !self.send(Observed::Restarted { api: self.stream.api, why }).await {
                         return;
                     }

@@ -354,3 +354,37 @@ async fn a_hung_webhook_holds_back_neither_the_file_nor_the_watch_nor_shutdown()
     assert!(stopping.elapsed() < Duration::from_secs(15), "shutdown took {:?}", stopping.elapsed());
     held.abort();
 }
+
+#[tokio::test]
+async fn a_watch_that_keeps_failing_shows_in_healthz_metrics_and_the_silence_alert() {
+    let server = ApiServer::start().await;
+    let dir = temp_dir("failing");
+    server.deny("list", &gpu_events_testkit::ResourceType::EVENTS_V1);
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut options = ExporterOptions::default();
+    options.sinks = vec![SinkConfig::from_spec(&format!("file:{}", dir.join("events.jsonl").display()))];
+    options.watch = timing();
+    options.metrics_addr = Some(format!("127.0.0.1:{port}").parse().unwrap());
+    options.alerts = vec![gpu_events_export::AlertRule::silence("export-silence", Duration::from_secs(1), "file")];
+    let (stop, stopped) = watch::channel(false);
+    let stats = Arc::new(ExporterStats::default());
+    let task = tokio::spawn(exporter::run(server.client_without_retry(), options, stats.clone(), stopped));
+    let mut health = (0, String::new());
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let Ok(response) = reqwest::get(format!("http://127.0.0.1:{port}/healthz")).await else { continue };
+        health = (response.status().as_u16(), response.text().await.unwrap());
+        if health.0 == 503 {
+            break;
+        }
+    }
+    assert_eq!(health.0, 503, "{health:?}");
+    let metrics = reqwest::get(format!("http://127.0.0.1:{port}/metrics")).await.unwrap().text().await.unwrap();
+    assert!(metrics.contains(r#"gpu_events_export_watch_errors_total{api="events.k8s.io/v1"}"#), "{metrics}");
+    assert!(stats.watch_errors[0].load(Ordering::Relaxed) >= 2);
+    stop.send(true).unwrap();
+    task.await.unwrap().unwrap();
+    let alerts = lines(&dir);
+    assert_eq!(alerts.len(), 1, "{alerts:#?}");
+    assert!(alerts[0]["message"].as_str().unwrap().contains("the watch is failing"), "{}", alerts[0]);
+}
