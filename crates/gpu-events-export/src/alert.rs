@@ -21,6 +21,10 @@
 //!   bucket).
 //! * It **resolves once** (one resolve alert), at the first [`AlertEngine::tick`] at least
 //!   `resolveAfter` after the latest observation. Episodes that never fired end silently.
+//! * An episode fed by an events.k8s.io/v1 series (count 2 or more) waits at least 35 minutes
+//!   instead: such a series is updated only by 30-minute heartbeats (client-go `tools/events`,
+//!   `gpu-events-recorder`), so the silence between them is not the end of the pattern. The
+//!   first firing of such a pattern can come only with a heartbeat.
 //!
 //! # Silence rules
 //!
@@ -301,6 +305,9 @@ struct Rule {
 /// One group's current episode.
 #[derive(Debug)]
 struct Episode {
+    /// How long without a match ends the episode: `resolveAfter`, or longer when the episode is
+    /// fed by events.k8s.io series, whose updates come only every 30 minutes.
+    quiet: TimeDelta,
     labels: BTreeMap<String, String>,
     since: DateTime<Utc>,
     last_seen: DateTime<Utc>,
@@ -325,6 +332,16 @@ impl Episode {
             message,
         }
     }
+}
+
+/// How long a series-fed episode waits for the next update: client-go's and our recorder's
+/// heartbeat (30 min) plus a margin.
+const SERIES_QUIET: TimeDelta = TimeDelta::minutes(35);
+
+/// Whether a record is an events.k8s.io/v1 series (count 2 or more): its next update may be a
+/// heartbeat 30 minutes away, so silence in between does not mean the pattern ended.
+fn is_series(record: &ExportRecord) -> bool {
+    record.record.event_api_version.as_deref() == Some("events.k8s.io/v1") && record.record.count >= 2
 }
 
 /// A silence rule's state.
@@ -495,7 +512,7 @@ impl AlertEngine {
             let key = (index, values);
             // An episode whose gap already exceeded resolveAfter (no tick in between) ends first.
             if let Some(episode) = self.groups.get(&key)
-                && start - episode.last_seen >= resolve_after
+                && start - episode.last_seen >= episode.quiet
                 && let Some(episode) = self.groups.remove(&key)
                 && episode.firing
             {
@@ -505,6 +522,7 @@ impl AlertEngine {
                 alerts.extend(self.evict_oldest(now));
             }
             let episode = self.groups.entry(key).or_insert_with(|| Episode {
+                quiet: resolve_after,
                 labels,
                 since: start,
                 last_seen: end,
@@ -512,6 +530,9 @@ impl AlertEngine {
                 firing: false,
                 buckets: VecDeque::new(),
             });
+            if is_series(record) {
+                episode.quiet = episode.quiet.max(SERIES_QUIET);
+            }
             episode.since = episode.since.min(start);
             episode.last_seen = episode.last_seen.max(end);
             episode.occurrences = episode.occurrences.saturating_add(occurrences);
@@ -546,7 +567,7 @@ impl AlertEngine {
             .groups
             .iter()
             .filter(|((index, _), episode)| {
-                self.rules.get(*index).is_none_or(|rule| now - episode.last_seen >= rule.resolve_after)
+                self.rules.get(*index).is_none() || now - episode.last_seen >= episode.quiet
             })
             .map(|(key, _)| key.clone())
             .collect();
@@ -611,7 +632,7 @@ impl AlertEngine {
         let why = if evicted {
             format!("evicted: the alert engine holds its maximum of {} groups", self.max_groups)
         } else {
-            format!("no matching event for {}", human(resolve_after))
+            format!("no matching event for {}", human(episode.quiet.max(resolve_after)))
         };
         let message = format!(
             "{name} resolved for {}: {why}; {} events from {} to {}",
