@@ -12,17 +12,25 @@ use std::io::{self, BufRead};
 use serde_json::Value;
 
 use super::DecodeError;
+use super::value::{Api, api_of_version};
+use super::wire;
 
 /// Elements larger than this are skipped with an item error instead of being buffered.
 pub(super) const MAX_ITEM_BYTES: usize = 32 * 1024 * 1024;
 
 /// What the JSON reader hands out.
+// The record is handed on at once; boxing it would cost an allocation per event.
+#[allow(clippy::large_enum_variant)]
 pub(super) enum JsonPiece {
     /// A top-level value that is not a List (an Event, a watch envelope, a record) and its
     /// 1-based document index.
     Document(Value, usize),
     /// One element of a List's `items` or of a top-level array, still as text.
     Item(RawItem),
+    /// A top-level object that is not a List, still as text.
+    Object(RawDocument),
+    /// A plain Event read in place from the read buffer (the fast path).
+    Record(crate::EventRecord),
 }
 
 /// The bytes of one element and where it was.
@@ -66,7 +74,11 @@ pub(super) struct JsonDocuments<R: BufRead> {
 
 impl<R: BufRead> JsonDocuments<R> {
     pub(super) fn new(reader: R) -> Self {
-        JsonDocuments { scanner: Scanner { reader, line: 1, column: 1 }, state: State::TopLevel, document: 0 }
+        JsonDocuments {
+            scanner: Scanner { reader, line: 1, column: 1, recording: None },
+            state: State::TopLevel,
+            document: 0,
+        }
     }
 
     /// The next document or item; `None` at the end; a fatal error ends the stream.
@@ -94,13 +106,14 @@ impl<R: BufRead> JsonDocuments<R> {
                             self.scanner.bump();
                             self.state = State::Items { index: 0, in_object: false, list_api_version: None };
                         }
+                        b'{' if let Some(record) = self.in_place(None) => {
+                            return Some(Ok(JsonPiece::Record(record)));
+                        }
                         b'{' => match self.object_head() {
                             Ok(Head::List { list_api_version }) => {
                                 self.state = State::Items { index: 0, in_object: true, list_api_version };
                             }
-                            Ok(Head::Document(value)) => {
-                                return Some(Ok(JsonPiece::Document(value, self.document)));
-                            }
+                            Ok(Head::Document(raw)) => return Some(Ok(JsonPiece::Object(raw))),
                             Err(err) => return Some(Err(err)),
                         },
                         _ => {
@@ -143,6 +156,14 @@ impl<R: BufRead> JsonDocuments<R> {
                     if let Err(err) = self.scanner.skip_whitespace() {
                         return Some(Err(err));
                     }
+                    let list_api = list_api_version.as_deref().and_then(api_of_version);
+                    if let Some(record) = self.in_place(list_api) {
+                        if let State::Items { index, .. } = &mut self.state {
+                            *index += 1;
+                        }
+                        return Some(Ok(JsonPiece::Record(record)));
+                    }
+                    let State::Items { index, list_api_version, .. } = &mut self.state else { unreachable!() };
                     let (line, column) = (self.scanner.line, self.scanner.column);
                     let mut bytes = Vec::new();
                     let oversized = match self.scanner.copy_value(&mut bytes) {
@@ -166,17 +187,47 @@ impl<R: BufRead> JsonDocuments<R> {
         }
     }
 
-    /// Read an object's members up to `items` (a List) or to its end (any other document).
+    /// The plain Event that starts at the reader's position, when it lies whole in the read
+    /// buffer: parsed there, without copying its text (see `super::wire`). Consumed only then.
+    fn in_place(&mut self, list_api: Option<Api>) -> Option<crate::EventRecord> {
+        let buf = self.scanner.reader.fill_buf().ok()?;
+        let (record, end) = wire::record_prefix(buf, list_api)?;
+        // Larger items take the general path, which skips them.
+        if end > MAX_ITEM_BYTES {
+            return None;
+        }
+        self.scanner.consume(end);
+        Some(record)
+    }
+
+    /// Read an object's members up to `items` (a List) or to its end (any other document, kept
+    /// as its text so the fast path can read it without a `Value`).
     fn object_head(&mut self) -> Result<Head, DecodeError> {
+        let (line, column) = (self.scanner.line, self.scanner.column);
+        self.scanner.recording = Some(Recording::default());
+        let head = self.object_members();
+        let recording = self.scanner.recording.take().unwrap_or_default();
+        match head? {
+            None => Ok(Head::List { list_api_version: recording.api_version }),
+            Some(()) => Ok(Head::Document(RawDocument {
+                bytes: recording.bytes,
+                line,
+                column,
+                document: self.document,
+                oversized: recording.oversized,
+            })),
+        }
+    }
+
+    /// The members of the object whose `{` is next: `Some` at its `}`, `None` at `"items": [`.
+    fn object_members(&mut self) -> Result<Option<()>, DecodeError> {
         self.scanner.bump(); // `{`
-        let mut members = serde_json::Map::new();
-        let mut api_version = None;
         let mut first = true;
         loop {
             match self.scanner.skip_whitespace()? {
                 Some(b'}') => {
                     self.scanner.bump();
-                    return Ok(Head::Document(Value::Object(members)));
+                    return Ok(Some(()));
                 }
                 Some(b',') if !first => {
                     self.scanner.bump();
@@ -188,7 +239,6 @@ impl<R: BufRead> JsonDocuments<R> {
             }
             first = false;
             let mut key = Vec::new();
-            let (key_line, key_column) = (self.scanner.line, self.scanner.column);
             self.scanner.copy_value(&mut key)?;
             match self.scanner.skip_whitespace()? {
                 Some(b':') => self.scanner.bump(),
@@ -196,19 +246,20 @@ impl<R: BufRead> JsonDocuments<R> {
             }
             if key == b"\"items\"" && self.scanner.skip_whitespace()? == Some(b'[') {
                 self.scanner.bump();
-                return Ok(Head::List { list_api_version: api_version });
+                return Ok(None);
             }
-            let mut value = Vec::new();
             self.scanner.skip_whitespace()?;
-            let (value_line, value_column) = (self.scanner.line, self.scanner.column);
-            self.scanner.copy_value(&mut value)?;
-            let key: String = serde_json::from_slice(&key).map_err(|err| json_error_at(&err, key_line, key_column))?;
-            let value: Value =
-                serde_json::from_slice(&value).map_err(|err| json_error_at(&err, value_line, value_column))?;
-            if key == "apiVersion" {
-                api_version = value.as_str().map(str::to_owned);
+            if key == b"\"apiVersion\"" {
+                let mut value = Vec::new();
+                self.scanner.copy_value(&mut value)?;
+                // Only a string names an API; anything else is for serde_json to reject.
+                let api_version = serde_json::from_slice::<String>(&value).ok();
+                if let Some(recording) = &mut self.scanner.recording {
+                    recording.api_version = api_version;
+                }
+            } else {
+                self.scanner.skip_value()?;
             }
-            members.insert(key, value);
         }
     }
 
@@ -223,15 +274,13 @@ impl<R: BufRead> JsonDocuments<R> {
                 Some(b',') => {
                     self.scanner.bump();
                     self.scanner.skip_whitespace()?;
-                    let mut ignored = Vec::new();
-                    self.scanner.copy_value(&mut ignored)?;
+                    self.scanner.skip_value()?;
                     match self.scanner.skip_whitespace()? {
                         Some(b':') => self.scanner.bump(),
                         _ => return Err(self.scanner.error("expected `:` after an object key")),
                     }
                     self.scanner.skip_whitespace()?;
-                    ignored.clear();
-                    self.scanner.copy_value(&mut ignored)?;
+                    self.scanner.skip_value()?;
                 }
                 Some(_) => return Err(self.scanner.error("expected `,` or `}` after `items`")),
                 None => return Err(self.scanner.error("EOF while parsing a List")),
@@ -243,7 +292,30 @@ impl<R: BufRead> JsonDocuments<R> {
 /// What the start of a top-level object turned out to be.
 enum Head {
     List { list_api_version: Option<String> },
-    Document(Value),
+    Document(RawDocument),
+}
+
+/// A top-level object that is not a List, as its text.
+pub(super) struct RawDocument {
+    /// The object's JSON text, exactly as read (empty when `oversized`).
+    pub(super) bytes: Vec<u8>,
+    /// 1-based line where the object starts.
+    pub(super) line: usize,
+    /// 1-based column where the object starts.
+    pub(super) column: usize,
+    /// 1-based index of the top-level document.
+    pub(super) document: usize,
+    /// The object was larger than [`MAX_ITEM_BYTES`]; it was read past, not kept.
+    pub(super) oversized: bool,
+}
+
+/// The bytes consumed while reading a top-level object's head.
+#[derive(Default)]
+struct Recording {
+    bytes: Vec<u8>,
+    oversized: bool,
+    /// The object's `apiVersion`, when it was a string.
+    api_version: Option<String>,
 }
 
 /// Parse a whole top-level document, with positions counted from its first line.
@@ -281,6 +353,8 @@ struct Scanner<R: BufRead> {
     reader: R,
     line: usize,
     column: usize,
+    /// When set, every consumed byte is also appended here (up to [`MAX_ITEM_BYTES`]).
+    recording: Option<Recording>,
 }
 
 impl<R: BufRead> Scanner<R> {
@@ -305,6 +379,16 @@ impl<R: BufRead> Scanner<R> {
     fn consume(&mut self, n: usize) {
         if let Ok(buf) = self.reader.fill_buf() {
             let taken = &buf[..n.min(buf.len())];
+            if let Some(recording) = &mut self.recording
+                && !recording.oversized
+            {
+                if recording.bytes.len() + taken.len() > MAX_ITEM_BYTES {
+                    recording.oversized = true;
+                    recording.bytes = Vec::new();
+                } else {
+                    recording.bytes.extend_from_slice(taken);
+                }
+            }
             match memchr::memrchr(b'\n', taken) {
                 Some(last) => {
                     self.line += memchr::memchr_iter(b'\n', taken).count();
@@ -339,6 +423,15 @@ impl<R: BufRead> Scanner<R> {
     /// Copy one JSON value (object, array, string, number or literal) into `out`. Stops copying
     /// past [`MAX_ITEM_BYTES`] (the value is still consumed) and then returns an item error.
     fn copy_value(&mut self, out: &mut Vec<u8>) -> Result<(), DecodeError> {
+        self.scan_value(Some(out))
+    }
+
+    /// Read past one JSON value without keeping it.
+    fn skip_value(&mut self) -> Result<(), DecodeError> {
+        self.scan_value(None)
+    }
+
+    fn scan_value(&mut self, mut out: Option<&mut Vec<u8>>) -> Result<(), DecodeError> {
         let mut depth = 0usize;
         let mut in_string = false;
         let mut escaped = false;
@@ -422,7 +515,7 @@ impl<R: BufRead> Scanner<R> {
                 i += 1;
             }
             let take = end.unwrap_or(buf.len());
-            if !oversized {
+            if !oversized && let Some(out) = out.as_deref_mut() {
                 if out.len() + take > MAX_ITEM_BYTES {
                     oversized = true;
                     out.clear();

@@ -33,6 +33,7 @@ mod json;
 mod pod;
 mod text;
 mod value;
+mod wire;
 mod yaml;
 
 use std::collections::VecDeque;
@@ -176,6 +177,16 @@ impl<R: BufRead> Iterator for Decoder<R> {
                     value::expand(document, index, &mut self.pending)
                 }
                 Some(Ok(json::JsonPiece::Item(item))) => self.pending.push_back(value::PendingItem::raw(item)),
+                Some(Ok(json::JsonPiece::Record(record))) => return Some(Ok(record)),
+                Some(Ok(json::JsonPiece::Object(raw))) => match value::document(raw, &mut self.pending) {
+                    Ok(Some(record)) => return Some(Ok(record)),
+                    Ok(None) => {}
+                    // Malformed JSON ends the input, as it does between documents.
+                    Err(err) => {
+                        self.documents = Documents::Done;
+                        return Some(Err(err));
+                    }
+                },
                 Some(Err(err)) => return Some(Err(err)),
                 None if self.ready.is_empty() => return None,
                 None => {}

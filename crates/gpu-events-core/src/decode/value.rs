@@ -8,7 +8,7 @@ use k8s_openapi::api::events::v1 as events;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::json::{MAX_ITEM_BYTES, RawItem, json_error_at};
+use super::json::{MAX_ITEM_BYTES, RawDocument, RawItem, json_error_at};
 use super::pod::PodStatus;
 use super::{DecodeError, ItemLocation};
 use crate::EventRecord;
@@ -16,7 +16,7 @@ use crate::record::Flag;
 
 /// Which Event schema an item follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Api {
+pub(super) enum Api {
     Core,
     Events,
 }
@@ -51,9 +51,29 @@ impl PendingItem {
         }
     }
 
-    fn new(value: Value, location: ItemLocation, list_api: Option<Api>) -> Self {
+    pub(super) fn new(value: Value, location: ItemLocation, list_api: Option<Api>) -> Self {
         PendingItem { value, location, list_api, invalid: None, raw: None }
     }
+}
+
+/// A top-level object read as text: its record when it is a plain Event (the fast path), else
+/// its items queued in `out`. A syntax error is fatal (returned); an oversized object is an item
+/// error and decoding goes on.
+pub(super) fn document(raw: RawDocument, out: &mut VecDeque<PendingItem>) -> Result<Option<EventRecord>, DecodeError> {
+    let location = ItemLocation { document: raw.document, item: None, line: None, name: None };
+    if raw.oversized {
+        out.push_back(PendingItem {
+            invalid: Some(format!("document larger than {MAX_ITEM_BYTES} bytes skipped (line {})", raw.line)),
+            ..PendingItem::new(Value::Null, location, None)
+        });
+        return Ok(None);
+    }
+    if let Some(record) = super::wire::record(&raw.bytes, None) {
+        return Ok(Some(record));
+    }
+    let value = serde_json::from_slice(&raw.bytes).map_err(|err| json_error_at(&err, raw.line, raw.column))?;
+    expand(value, raw.document, out);
+    Ok(None)
 }
 
 /// Split a top-level document into items: a List's `items`, an array's elements, a watch
@@ -100,7 +120,7 @@ fn is_watch_envelope(map: &Map<String, Value>) -> bool {
         && map.get("type").is_some_and(Value::is_string)
 }
 
-fn api_of_version(api_version: &str) -> Option<Api> {
+pub(super) fn api_of_version(api_version: &str) -> Option<Api> {
     match api_version {
         "v1" => Some(Api::Core),
         v if v.starts_with("events.k8s.io/") => Some(Api::Events),
@@ -128,7 +148,7 @@ impl PendingItem {
             return fail(location, message);
         }
         if let Some((bytes, line, column)) = raw {
-            if let Some(record) = fast_path(&bytes, list_api) {
+            if let Some(record) = super::wire::record(&bytes, list_api) {
                 return Ok(Some(record));
             }
             value = match serde_json::from_slice(&bytes) {
@@ -237,45 +257,6 @@ impl PendingItem {
             })
             .map_err(|message| DecodeError::Item { location, message })
     }
-}
-
-/// The common case of a streamed List element, without the `Value` in between: a plain Event
-/// whose `apiVersion` (or the List's) names its API is read straight into the k8s-openapi type.
-/// Anything else (watch envelopes, records, other kinds, v1beta1, any error) returns `None` and
-/// takes the general path, which reports errors with their field path.
-fn fast_path(bytes: &[u8], list_api: Option<Api>) -> Option<EventRecord> {
-    // Records read back (`"known":`) have fields the Event types would silently drop.
-    if memchr::memmem::find(bytes, b"\"known\":").is_some() {
-        return None;
-    }
-    let order = match list_api {
-        Some(Api::Core) => [Api::Core, Api::Events],
-        _ => [Api::Events, Api::Core],
-    };
-    for api in order {
-        // kubectl writes `apiVersion` first, so the wrong type fails after a few bytes.
-        match api {
-            Api::Events => {
-                if let Ok(event) = serde_json::from_slice::<events::Event>(bytes) {
-                    // Without `apiVersion` any object parses; require a field only this API has.
-                    let events_api = list_api == Some(Api::Events)
-                        || event.regarding.is_some()
-                        || event.note.is_some()
-                        || event.reporting_controller.is_some();
-                    if events_api && (event.reason.is_some() || event.regarding.is_some()) {
-                        return Some(EventRecord::from(event));
-                    }
-                }
-            }
-            Api::Core => {
-                // `involvedObject` is required by the core/v1 type.
-                if let Ok(event) = serde_json::from_slice::<core::Event>(bytes) {
-                    return Some(EventRecord::from(event));
-                }
-            }
-        }
-    }
-    None
 }
 
 /// Fields of which an Event without `kind` must have at least one.

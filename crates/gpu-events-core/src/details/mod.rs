@@ -22,7 +22,7 @@ mod quantity;
 pub mod scheduling;
 pub(crate) mod template;
 pub mod tensorfusion;
-mod text;
+pub(crate) mod text;
 
 use std::borrow::Cow;
 

@@ -25,6 +25,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::node_reason::NodeReason;
+use crate::details::text::{find, find_all, rfind, rfind_all};
 
 /// A scheduler FitError: why no node could take the Pod, as a histogram of per-node reasons.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -170,7 +171,7 @@ impl FitError {
         // A PostFilter plugin that runs after DefaultPreemption adds `, <message>` after the
         // preemption's own final period.
         if let Some(text) = preemption
-            && let Some(at) = text.find("., ")
+            && let Some(at) = find(text, "., ")
         {
             preemption = Some(&text[..=at]);
             post_filter.extend(text[at + 3..].split(", "));
@@ -298,14 +299,14 @@ fn split_post_filter(text: &str, any_plugin: bool) -> (&str, Vec<&str>, Option<&
     if let Some(rest) = text.strip_prefix(PREEMPTION) {
         return ("", Vec::new(), Some(rest));
     }
-    for (at, _) in text.match_indices(PREEMPTION) {
+    for at in find_all(text, PREEMPTION) {
         let before = &text[..at];
         let after = &text[at + PREEMPTION.len()..];
         if let Some(body) = before.strip_suffix(". ") {
             return (body, Vec::new(), Some(after));
         }
         if let Some(messages) = before.strip_suffix(", ") {
-            return match messages.rfind(". ") {
+            return match rfind(messages, ". ") {
                 Some(dot) => (&messages[..dot], messages[dot + 2..].split(", ").collect(), Some(after)),
                 None => ("", messages.split(", ").collect(), Some(after)),
             };
@@ -314,7 +315,7 @@ fn split_post_filter(text: &str, any_plugin: bool) -> (&str, Vec<&str>, Option<&
     // Where the last histogram entry starts (`, <digits> `), found once: a candidate is followed
     // by an entry exactly when that start is past it, so no candidate rescans the rest.
     let mut last_entry: Option<Option<usize>> = None;
-    for (at, _) in text.match_indices(". ") {
+    for at in find_all(text, ". ") {
         let after = &text[at + 2..];
         let known = KNOWN_POST_FILTER.iter().any(|known| after.starts_with(known));
         let plugin_text = any_plugin
@@ -330,7 +331,7 @@ fn split_post_filter(text: &str, any_plugin: bool) -> (&str, Vec<&str>, Option<&
 /// The position of the last `, ` that starts a histogram entry (`, <digits> ` or `, <digits>`
 /// at the end): the last place [`split_entries`] splits `text`.
 fn last_entry_separator(text: &str) -> Option<usize> {
-    text.rmatch_indices(", ").map(|(at, _)| at).find(|&at| starts_with_count(&text[at + 2..]))
+    rfind_all(text, ", ").find(|&at| starts_with_count(&text[at + 2..]))
 }
 
 /// Whether `text` starts like a histogram entry: digits, then a space or the end (the count
@@ -393,7 +394,7 @@ pub(super) fn split_entries(text: &str) -> impl Iterator<Item = &str> {
     std::iter::from_fn(move || {
         let current = rest?;
         let mut from = 0;
-        while let Some(found) = current[from..].find(", ") {
+        while let Some(found) = find(&current[from..], ", ") {
             let at = from + found;
             let after = &current[at + 2..];
             if starts_with_count(after) {

@@ -201,7 +201,7 @@ impl NodeReason {
         for prefix in INSUFFICIENT_PREFIXES {
             if let Some(resource) = text.strip_prefix(prefix) {
                 // KAI appends `. <suffix>` to its short messages.
-                let resource = resource.split_once(". ").map_or(resource, |(r, _)| r);
+                let resource = crate::details::text::find(resource, ". ").map_or(resource, |at| &resource[..at]);
                 return NodeReason::Insufficient { text: text.to_owned(), resource: resource.trim().to_owned() };
             }
         }
