@@ -33,10 +33,8 @@ pub enum Input<'a> {
 }
 
 pub fn run(input: Input<'_>, view: View, now: Option<DateTime<Utc>>, out: &mut impl Write) -> Result<ExitCode, Error> {
-    let source: Box<dyn Read> = match input {
-        Input::File(path) if path == Path::new("-") => {
-            return stream(Box::new(io::stdin().lock()), view, now, out);
-        }
+    match input {
+        Input::File(path) if path == Path::new("-") => stream(Box::new(io::stdin().lock()), view, now, out),
         Input::File(path) => {
             if path.is_dir() {
                 return Err(Error::Open {
@@ -44,11 +42,15 @@ pub fn run(input: Input<'_>, view: View, now: Option<DateTime<Utc>>, out: &mut i
                     source: io::Error::other("is a directory, not an events file"),
                 });
             }
-            Box::new(File::open(path).map_err(|source| Error::Open { path: path.to_owned(), source })?)
+            let file = File::open(path).map_err(|source| Error::Open { path: path.to_owned(), source })?;
+            let now = now.unwrap_or_else(Utc::now);
+            // A file is read whole, so JSON is decoded on every core (records stay in order).
+            let threads = std::thread::available_parallelism().map_or(1, usize::from);
+            print(Decoder::from_reader(file).reference_time(now).parallel(threads), view, now, false, out)
         }
         // Piped input, unless the pipe is empty (`< /dev/null`, CI runners): then the sample.
         Input::Auto if !io::stdin().is_terminal() && has_input(&mut io::stdin().lock())? => {
-            return stream(Box::new(io::stdin().lock()), view, now, out);
+            stream(Box::new(io::stdin().lock()), view, now, out)
         }
         Input::Auto | Input::Sample => {
             let now = now.unwrap_or_else(|| SAMPLE_NOW.parse().expect("SAMPLE_NOW is RFC 3339"));
@@ -57,11 +59,9 @@ pub fn run(input: Input<'_>, view: View, now: Option<DateTime<Utc>>, out: &mut i
             } else {
                 eprintln!("gpu-events: reading the bundled sample (no FILE given, nothing piped in)");
             }
-            return print(Decoder::from_str(SAMPLE).reference_time(now), view, now, false, out);
+            print(Decoder::from_str(SAMPLE).reference_time(now), view, now, false, out)
         }
-    };
-    let now = now.unwrap_or_else(Utc::now);
-    print(Decoder::from_reader(source).reference_time(now), view, now, false, out)
+    }
 }
 
 /// Live mode: the target's events from the cluster, the Pod's status applied to its diagnosis.

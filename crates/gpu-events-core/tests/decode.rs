@@ -411,3 +411,81 @@ fn a_pod_object_or_its_status_reads_as_what_the_status_says() {
     // Another kind is still not an Event.
     assert!(decode("{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"s\"}}")[0].is_err());
 }
+
+/// What a decoder yields, comparable: records, or errors as text.
+type Outcome = Vec<Result<EventRecord, String>>;
+
+fn outcome(items: impl Iterator<Item = Result<EventRecord, DecodeError>>) -> Outcome {
+    items.map(|item| item.map_err(|err| err.to_string())).collect()
+}
+
+fn sequential_and_parallel(input: &str) -> (Outcome, Outcome) {
+    let sequential = outcome(Decoder::from_str(input));
+    let parallel = outcome(Decoder::from_reader(std::io::Cursor::new(input.as_bytes().to_vec())).parallel(3));
+    (sequential, parallel)
+}
+
+/// A List of `n` items: both APIs, a wrong-typed item, a watch envelope, an array element
+/// that is not an object, a syntax error inside one item.
+fn mixed_list(n: usize) -> String {
+    let mut items = Vec::new();
+    for i in 0..n {
+        items.push(match i % 7 {
+            0 => CORE_EVENT.replace("gpu-pod", &format!("gpu-pod-{i}")),
+            1 => EVENTS_EVENT.replace("llama-train-0", &format!("llama-{i}")),
+            2 => r#"{"apiVersion":"v1","kind":"Event","reason":"BackOff","count":"many","involvedObject":{}}"#.to_owned(),
+            3 => format!(r#"{{"type":"ADDED","object":{}}}"#, CORE_EVENT),
+            4 => "42".to_owned(),
+            5 => r#"{"apiVersion":"v1","kind":"Event","reason":"Pulled","count":1x,"involvedObject":{}}"#.to_owned(),
+            _ => format!(r#"{{"apiVersion":"v1","kind":"Event","reason":"Pulled","message":"pulled \"img-{i}\"","involvedObject":{{"kind":"Pod","name":"p"}}}}"#),
+        });
+    }
+    format!("{{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n{}\n],\"metadata\":{{}}}}", items.join(",\n"))
+}
+
+#[test]
+fn the_parallel_decoder_yields_what_the_sequential_one_does_in_order() {
+    // Several batches (512 items each), errors among them.
+    let (sequential, parallel) = sequential_and_parallel(&mixed_list(3000));
+    assert_eq!(sequential.len(), 3000);
+    assert_eq!(
+        sequential.iter().filter(|r| r.is_err()).count(),
+        (0..3000).filter(|i| [2, 4, 5].contains(&(i % 7))).count()
+    );
+    assert_eq!(sequential, parallel);
+
+    // A stream of top-level objects and envelopes, a BOOKMARK, then a syntax error: what came
+    // before, the error, and nothing after it.
+    let stream = format!(
+        "{CORE_EVENT}\n{EVENTS_EVENT}\n{{\"type\":\"BOOKMARK\",\"object\":{{\"kind\":\"Event\"}}}}\n{}\n{{\"reason\": tru}}\n{CORE_EVENT}",
+        format_args!(r#"{{"type":"DELETED","object":{}}}"#, EVENTS_EVENT.replace('\n', " "))
+    );
+    let (sequential, parallel) = sequential_and_parallel(&stream);
+    assert_eq!(sequential.len(), 4, "{sequential:?}");
+    assert!(sequential[3].as_ref().is_err_and(|e| e.contains("line")), "{:?}", sequential[3]);
+    assert_eq!(sequential, parallel);
+
+    // A List cut in the middle.
+    let list = mixed_list(1200);
+    let (sequential, parallel) = sequential_and_parallel(&list[..list.len() / 2]);
+    assert!(sequential.last().unwrap().is_err());
+    assert_eq!(sequential, parallel);
+
+    // YAML and text decode on the calling thread, the same.
+    let yaml = "apiVersion: v1\nkind: Event\nreason: Pulled\ninvolvedObject: {kind: Pod, name: p}\n";
+    let (sequential, parallel) = sequential_and_parallel(yaml);
+    assert_eq!(sequential.len(), 1);
+    assert_eq!(sequential, parallel);
+}
+
+#[test]
+fn a_parallel_decoder_dropped_early_stops_its_threads() {
+    let list = mixed_list(20_000);
+    let mut decoder = Decoder::from_reader(std::io::Cursor::new(list.into_bytes())).parallel(2);
+    assert!(decoder.next().unwrap().is_ok());
+    drop(decoder);
+    // The threads notice at their next hand-over; a second decoder still works (nothing is
+    // left holding the input or a lock).
+    let again = Decoder::from_reader(std::io::Cursor::new(mixed_list(10).into_bytes())).parallel(2).count();
+    assert_eq!(again, 10);
+}

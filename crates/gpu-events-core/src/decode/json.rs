@@ -70,6 +70,8 @@ pub(super) struct JsonDocuments<R: BufRead> {
     scanner: Scanner<R>,
     state: State,
     document: usize,
+    /// Read plain Events in place from the read buffer (else hand every item over as text).
+    pub(super) in_place: bool,
 }
 
 impl<R: BufRead> JsonDocuments<R> {
@@ -78,7 +80,13 @@ impl<R: BufRead> JsonDocuments<R> {
             scanner: Scanner { reader, line: 1, column: 1, recording: None },
             state: State::TopLevel,
             document: 0,
+            in_place: true,
         }
+    }
+
+    /// Whether anything has been read yet.
+    pub(super) fn started(&self) -> bool {
+        self.document > 0
     }
 
     /// The next document or item; `None` at the end; a fatal error ends the stream.
@@ -190,6 +198,9 @@ impl<R: BufRead> JsonDocuments<R> {
     /// The plain Event that starts at the reader's position, when it lies whole in the read
     /// buffer: parsed there, without copying its text (see `super::wire`). Consumed only then.
     fn in_place(&mut self, list_api: Option<Api>) -> Option<crate::EventRecord> {
+        if !self.in_place {
+            return None;
+        }
         let buf = self.scanner.reader.fill_buf().ok()?;
         let (record, end) = wire::record_prefix(buf, list_api)?;
         // Larger items take the general path, which skips them.

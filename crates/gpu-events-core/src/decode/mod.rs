@@ -30,6 +30,7 @@
 mod detect;
 mod error;
 mod json;
+mod parallel;
 mod pod;
 mod text;
 mod value;
@@ -43,9 +44,14 @@ use chrono::{DateTime, Utc};
 
 pub use detect::Format;
 pub use error::{DecodeError, ItemLocation};
+pub use parallel::Parallel;
 pub use pod::pod_status_record;
 
 use crate::EventRecord;
+
+/// The read buffer of [`Decoder::from_reader`]: an Event that lies whole in the buffer is parsed
+/// in place, one cut by its end is copied first, so the buffer is many Events long.
+pub const READ_BUFFER: usize = 256 * 1024;
 
 /// Where the next top-level documents come from.
 enum Documents<R: BufRead> {
@@ -82,10 +88,10 @@ impl<'a> Decoder<&'a [u8]> {
 }
 
 impl<R: Read> Decoder<BufReader<R>> {
-    /// Decode from a reader (buffered internally). JSON is read value by value; YAML and text are
-    /// read whole, because their documents are parsed together.
+    /// Decode from a reader (buffered internally, [`READ_BUFFER`] bytes). JSON is read value by
+    /// value; YAML and text are read whole, because their documents are parsed together.
     pub fn from_reader(reader: R) -> Self {
-        Decoder::new(BufReader::new(reader))
+        Decoder::new(BufReader::with_capacity(READ_BUFFER, reader))
     }
 }
 
