@@ -510,3 +510,43 @@ async fn without_owner_resolution_there_are_no_owner_series() {
     stop.send(true).unwrap();
     task.await.unwrap().unwrap();
 }
+
+#[tokio::test]
+async fn marks_expire_without_a_state_file() {
+    // Regression: marks used to expire only when a checkpoint was written, so without --state
+    // they grew until maxEvents.
+    let server = ApiServer::start().await;
+    let dir = temp_dir("no-state");
+    for i in 0..3 {
+        server.insert(core_event(&format!("pod-{i}.1"), &uid(i), 1, "m")).unwrap();
+    }
+    let port = free_port();
+    let mut options = ExporterOptions::default();
+    options.apis = vec![EventApi::CoreV1];
+    options.sinks = vec![SinkConfig::from_spec(&format!("file:{}", dir.join("events.jsonl").display()))];
+    options.watch = timing();
+    options.checkpoint_interval = Duration::from_millis(100);
+    options.mark_ttl = Duration::from_millis(1);
+    options.metrics_addr = Some(format!("127.0.0.1:{port}").parse().unwrap());
+    let (stop, stopped) = watch::channel(false);
+    let task = tokio::spawn(exporter::run(server.client_without_retry(), options, Arc::default(), stopped));
+    wait_for_lines(&dir, 3).await;
+    // Once the marks have expired, a re-list (after a 410) exports the same events again: the
+    // observable sign that they were dropped (with a real markTtl, the API server has deleted
+    // those events by then).
+    let mut exported = 3;
+    for _ in 0..100 {
+        server.compact();
+        server.close_watches();
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        exported = lines(&dir).len();
+        if exported >= 6 {
+            break;
+        }
+    }
+    assert!(exported >= 6, "marks never expired: {exported} lines");
+    let body = reqwest::get(format!("http://127.0.0.1:{port}/metrics")).await.unwrap().text().await.unwrap();
+    assert!(body.contains("gpu_events_export_dedupe_marks"), "{body}");
+    stop.send(true).unwrap();
+    task.await.unwrap().unwrap();
+}
