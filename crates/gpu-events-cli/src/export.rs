@@ -13,7 +13,7 @@ use gpu_events_export::exporter::{self, ExporterOptions, ExporterStats};
 use gpu_events_export::leader::LeaderElector;
 use gpu_events_export::sink::SinkConfig;
 use gpu_events_export::watch::EventApi;
-use gpu_events_export::{AlertRule, RedactionRule, Route};
+use gpu_events_export::{AlertRule, Metrics, RedactionRule, Route};
 
 /// Flags of `gpu-events export`.
 #[derive(Args, Debug)]
@@ -221,6 +221,20 @@ pub(crate) fn run(args: ExportArgs) -> Result<ExitCode, String> {
             .unwrap_or_else(|| client.default_namespace().to_owned());
         let elector =
             LeaderElector::new(client.clone(), election.to_lease_config(&namespace)).map_err(|e| e.to_string())?;
+        // A standby serves /healthz (healthy while it campaigns) and its metrics, leader 0, from
+        // the start; the exporter fills the same metrics once this replica leads.
+        let mut options = options;
+        let metrics = Arc::new(Metrics::new(&options.metrics, options.cluster.as_deref()));
+        metrics.set_leader(false);
+        let _metrics_server = match options.metrics_addr.take() {
+            Some(addr) => {
+                let (_, task) = gpu_events_export::metrics::serve(addr, metrics.clone())
+                    .await
+                    .map_err(|e| format!("metrics address {addr}: {e}"))?;
+                Some(AbortOnDrop(task))
+            }
+            None => None,
+        };
         let (leading_tx, mut leading) = tokio::sync::watch::channel(false);
         // The Lease is released only after the exporter has written its final checkpoint, so a
         // standby sharing the state file resumes exactly where this replica stopped.
@@ -245,7 +259,8 @@ pub(crate) fn run(args: ExportArgs) -> Result<ExitCode, String> {
             let _ = leading.wait_for(|l| !*l).await;
             let _ = lost.send(true);
         });
-        let exported = exporter::run(client, options, stats, stopped).await.map_err(|e| e.to_string());
+        let exported =
+            exporter::run_with_metrics(client, options, stats, metrics, stopped).await.map_err(|e| e.to_string());
         let _ = release.send(true);
         let elected = election_task.await;
         exported?;
@@ -254,6 +269,15 @@ pub(crate) fn run(args: ExportArgs) -> Result<ExitCode, String> {
             _ => Ok(ExitCode::SUCCESS),
         }
     })
+}
+
+/// Stops a background task when dropped (the metrics server, on every way out of `run`).
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 async fn shutdown_signal() {

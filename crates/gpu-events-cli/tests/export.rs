@@ -163,9 +163,23 @@ async fn export_loses_nothing_and_duplicates_nothing_across_faults_and_a_restart
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-fn start_replica(dir: &Path, name: &str) -> Exporter {
+/// GETs `path` from 127.0.0.1:`port` once it answers 200 (the process may still be starting).
+async fn get_when_up(port: u16, path: &str) -> String {
+    for _ in 0..250 {
+        if let Ok(response) = reqwest::get(format!("http://127.0.0.1:{port}{path}")).await
+            && response.status() == 200
+        {
+            return response.text().await.unwrap();
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("127.0.0.1:{port}{path} never answered 200");
+}
+
+fn start_replica(dir: &Path, name: &str, port: u16) -> Exporter {
     let child = Command::new(env!("CARGO_BIN_EXE_gpu-events"))
         .args(["export", "--leader-elect", "--leader-elect-namespace", "gpu-events", "--checkpoint-interval", "200ms"])
+        .args(["--metrics-addr", &format!("127.0.0.1:{port}")])
         .arg("--sink")
         .arg(format!("file:{}", dir.join("events.jsonl").display()))
         .arg("--state")
@@ -189,11 +203,17 @@ async fn two_replicas_sharing_a_state_file_export_each_event_once_across_a_hando
     for i in 0..5 {
         server.insert(event(i, 1)).unwrap();
     }
-    let a = start_replica(&dir, "replica-a");
+    let (port_a, port_b) = (free_port(), free_port());
+    let a = start_replica(&dir, "replica-a", port_a);
     wait_for(&dir, 5).await;
-    let b = start_replica(&dir, "replica-b");
+    let b = start_replica(&dir, "replica-b", port_b);
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(lines(&dir).len(), 5, "the standby exports nothing");
+    // The standby answers /healthz and serves its metrics (a Deployment's probes and scrapes).
+    let standby = get_when_up(port_b, "/metrics").await;
+    assert!(standby.contains("gpu_events_export_leader 0"), "{standby}");
+    assert!(get_when_up(port_b, "/healthz").await.starts_with("ok"));
+    assert!(get_when_up(port_a, "/metrics").await.contains("gpu_events_export_leader 1"));
     let lease = server.objects(&gpu_events_testkit::ResourceType::LEASES);
     assert!(lease[0]["spec"]["holderIdentity"].as_str().unwrap().starts_with("replica-a"), "{lease:?}");
 
@@ -204,6 +224,9 @@ async fn two_replicas_sharing_a_state_file_export_each_event_once_across_a_hando
     tokio::time::sleep(Duration::from_millis(500)).await;
     let lease = server.objects(&gpu_events_testkit::ResourceType::LEASES);
     assert!(lease[0]["spec"]["holderIdentity"].as_str().unwrap().starts_with("replica-b"), "{lease:?}");
+    let leading = get_when_up(port_b, "/metrics").await;
+    assert!(leading.contains("gpu_events_export_leader 1"), "{leading}");
+    assert!(leading.contains("gpu_events_export_events_exported_total"), "the exporter counts into the same metrics");
     stop(b);
     assert_eq!(lines(&dir).len(), 7, "{records:#?}");
     let delta = records.iter().find(|r| r["delta"]["total"] == 2).unwrap();

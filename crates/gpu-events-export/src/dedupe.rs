@@ -77,7 +77,10 @@ pub enum Seen {
 
 /// The watermarks, at most `capacity` (least recently updated evicted first).
 pub struct Watermarks {
+    /// Bounded by hand: `LruCache::new` would allocate its table for the whole capacity up front
+    /// (about 17 MB for the default 500 000), so memory follows the marks actually held.
     marks: LruCache<EventId, Mark>,
+    capacity: NonZeroUsize,
     evicted: u64,
 }
 
@@ -90,7 +93,7 @@ impl std::fmt::Debug for Watermarks {
 impl Watermarks {
     /// Empty watermarks holding at most `capacity` events.
     pub fn new(capacity: NonZeroUsize) -> Self {
-        Watermarks { marks: LruCache::new(capacity), evicted: 0 }
+        Watermarks { marks: LruCache::unbounded(), capacity, evicted: 0 }
     }
 
     /// Decides what `record` adds, and remembers it as exported at `now` unless unchanged.
@@ -114,12 +117,20 @@ impl Watermarks {
                 out
             }
             None => {
-                if self.marks.push(id, mark).is_some() {
+                if self.push(id, mark) {
                     self.evicted += 1;
                 }
                 Seen::New(delta(total, None))
             }
         }
+    }
+
+    /// Adds a mark, evicting the least recently used one when full; whether one was evicted.
+    fn push(&mut self, id: EventId, mark: Mark) -> bool {
+        let full = !self.marks.contains(&id) && self.marks.len() >= self.capacity.get();
+        let evicted = full && self.marks.pop_lru().is_some();
+        self.marks.push(id, mark);
+        evicted
     }
 
     /// Forgets a deleted event.
@@ -149,7 +160,7 @@ impl Watermarks {
     /// Restores marks saved by [`snapshot`](Watermarks::snapshot).
     pub fn restore(&mut self, marks: impl IntoIterator<Item = (EventId, Mark)>) {
         for (id, mark) in marks {
-            self.marks.push(id, mark);
+            self.push(id, mark);
         }
     }
 

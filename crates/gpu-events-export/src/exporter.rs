@@ -129,6 +129,9 @@ pub struct ExporterStats {
     pub watch_errors: [AtomicU64; 2],
     /// Re-lists after a 410 or a dead watch: events may have been missed.
     pub gaps_suspected: AtomicU64,
+    /// Streams whose checkpoint resourceVersion was newer than the server's (re-listed, each
+    /// also counted in `gaps_suspected`).
+    pub checkpoints_ahead: AtomicU64,
     /// Checkpoints written.
     pub checkpoints: AtomicU64,
     /// Checkpoint writes that failed (retried at the next interval).
@@ -222,6 +225,36 @@ pub async fn run(
     client: kube::Client,
     options: ExporterOptions,
     stats: Arc<ExporterStats>,
+    stop: signal::Receiver<bool>,
+) -> Result<(), ExportError> {
+    let metrics = Arc::new(Metrics::new(&options.metrics, options.cluster.as_deref()));
+    let metrics_server = match options.metrics_addr {
+        Some(addr) => {
+            let (_, task) = crate::metrics::serve(addr, metrics.clone())
+                .await
+                .map_err(|source| ExportError::Metrics { addr, source })?;
+            Some(task)
+        }
+        None => None,
+    };
+    let result = run_with_metrics(client, options, stats, metrics, stop).await;
+    if let Some(server) = metrics_server {
+        server.abort();
+    }
+    result
+}
+
+/// [`run`], counting into `metrics` that the caller serves (`options.metrics_addr` is not
+/// bound): a standby replica serves `/healthz` and its metrics before it leads, with the same
+/// [`Metrics`] the exporter then fills.
+///
+/// # Errors
+/// As [`run`].
+pub async fn run_with_metrics(
+    client: kube::Client,
+    options: ExporterOptions,
+    stats: Arc<ExporterStats>,
+    metrics: Arc<Metrics>,
     mut stop: signal::Receiver<bool>,
 ) -> Result<(), ExportError> {
     if options.apis.is_empty() {
@@ -242,16 +275,10 @@ pub async fn run(
     let router = Router::new(&options.routes, &names)?;
     let alerts = AlertEngine::new(&options.alerts)?;
     alerts.check_sinks(&names)?;
-    let metrics = Arc::new(Metrics::new(&options.metrics, options.cluster.as_deref()));
-    let metrics_server = match options.metrics_addr {
-        Some(addr) => {
-            let (_, task) = crate::metrics::serve(addr, metrics.clone())
-                .await
-                .map_err(|source| ExportError::Metrics { addr, source })?;
-            Some(task)
-        }
-        None => None,
-    };
+    metrics.set_leader(true);
+    if owners.enabled() {
+        metrics.set_owner_counters(owners.counters());
+    }
     let mut sinks = Vec::new();
     for config in &options.sinks {
         sinks.push(Sink::start(config).await?);
@@ -333,9 +360,6 @@ pub async fn run(
     pipeline.final_checkpoint().await;
     let closing = std::mem::take(&mut pipeline.sinks).into_iter().map(|sink| sink.close(CLOSE_WAIT));
     futures::future::join_all(closing).await;
-    if let Some(server) = metrics_server {
-        server.abort();
-    }
     Ok(())
 }
 
@@ -375,6 +399,13 @@ impl Pipeline {
                     self.metrics.gaps_suspected(api, 1);
                 }
             }
+            Observed::CheckpointAhead { api, resource_version, why } => {
+                // Named here, where the state file is known: the operator has to find which one.
+                let state = self.options.state.as_deref().map(|p| p.display().to_string()).unwrap_or_default();
+                tracing::warn!(%state, api = api.as_str(), %resource_version, %why,
+                    "the state file's resourceVersion is newer than the API server's (a restored volume, or a state file from another cluster?); re-listing, events may have been missed");
+                self.stats.checkpoints_ahead.fetch_add(1, Ordering::Relaxed);
+            }
             Observed::Failed { api, .. } => {
                 self.last_failure = Some(now);
                 self.stats.watch_errors[api_index(api)].fetch_add(1, Ordering::Relaxed);
@@ -404,6 +435,7 @@ impl Pipeline {
         // Owners first (alerts group by them); a cache miss costs a few bounded, rate-limited GETs.
         if self.owners.enabled() {
             export.owner = self.owners.resolve(&export.record).await;
+            self.metrics.set_owner_counters(self.owners.counters());
         }
         // Redaction comes first: nothing unredacted reaches a sink, an alert or a metric.
         self.redactor.redact(&mut export);
@@ -446,6 +478,7 @@ impl Pipeline {
             && since_alive > long(self.options.watch.max_backoff * 2);
         let healthy = !failing && since_alive < long(self.options.watch.watch_timeout * 2);
         self.metrics.set_healthy(healthy);
+        self.metrics.set_marks(self.marks.len());
         for alert in self.alerts.tick(now, self.last_export, healthy) {
             self.send_alert(&alert);
         }
@@ -469,6 +502,8 @@ impl Pipeline {
     /// is written once the sinks have synced what was offered before it (bounded), so a hung sink
     /// delays the checkpoint, never the watch.
     fn checkpoint(&mut self) {
+        // Marks expire on this timer whether or not there is a state file to write.
+        self.expire_marks();
         if self.checkpointing.as_ref().is_some_and(|task| !task.is_finished()) {
             return;
         }
@@ -482,16 +517,22 @@ impl Pipeline {
         if let Some(task) = self.checkpointing.take() {
             let _ = task.await;
         }
+        self.expire_marks();
         if let Some(job) = self.checkpoint_job() {
             job.run(CLOSE_WAIT).await;
         }
     }
 
+    /// Drops the marks exported last more than `markTtl` ago.
+    fn expire_marks(&mut self) {
+        let ttl = chrono::Duration::from_std(self.options.mark_ttl).unwrap_or(chrono::Duration::hours(2));
+        self.marks.expire(Utc::now() - ttl);
+        self.metrics.set_marks(self.marks.len());
+    }
+
     fn checkpoint_job(&mut self) -> Option<CheckpointJob> {
         let path = self.options.state.clone()?;
         let now = Utc::now();
-        let ttl = chrono::Duration::from_std(self.options.mark_ttl).unwrap_or(chrono::Duration::hours(2));
-        self.marks.expire(now - ttl);
         let checkpoint = Checkpoint {
             version: FORMAT_VERSION,
             saved_at: Some(now),

@@ -19,6 +19,12 @@
 //! | `sink_dropped_total` | counter | `sink` | records the sink gave up on |
 //! | `records_unrouted_total` | counter | | records no route sent anywhere |
 //! | `alerts_total` | counter | `rule`, `state` | alerts fired / resolved |
+//! | `owner_lookups_total` | counter | `result` (`resolved`, `rate_limited`, `failed`) | owner lookups (with `owners` on) |
+//! | `owner_cache_hits_total` | counter | | objects of an owner chain answered from the cache |
+//! | `owner_requests_total` | counter | | metadata GETs sent |
+//! | `owner_request_errors_total` | counter | `reason` (`not_found`, `forbidden`, `other`) | metadata GETs that failed |
+//! | `leader` | gauge | | 1 while this replica exports, 0 while it is a standby waiting for the Lease |
+//! | `dedupe_marks` | gauge | | events remembered for deduplication (a watermark each, kept `markTtl` after the last export) |
 //! | `last_event_age_seconds` | gauge | | now minus the newest event time exported, computed at scrape time (absent before the first export) |
 //!
 //! The exposition is the OpenMetrics text format that `prometheus-client` writes
@@ -40,6 +46,8 @@ use hyper::body::Bytes;
 use hyper::{Method, Request, Response, StatusCode};
 use prometheus_client::collector::Collector;
 use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric};
+use prometheus_client::metrics::MetricType;
+use prometheus_client::metrics::counter::ConstCounter;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::{ConstGauge, Gauge};
@@ -50,6 +58,7 @@ use tokio::task::JoinHandle;
 
 use crate::ExportRecord;
 use crate::alert::{Alert, AlertState};
+use crate::owner::OwnerCounters;
 use crate::route::namespace_of;
 
 /// The `metrics` block of the exporter's configuration.
@@ -111,6 +120,60 @@ impl Collector for LastEventAge {
     }
 }
 
+/// The owner resolver's counters, read at scrape time; `None` while resolution is off (no
+/// series then).
+#[derive(Debug, Default)]
+struct OwnerMetrics(Arc<std::sync::Mutex<Option<OwnerCounters>>>);
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ResultLabels {
+    result: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ReasonLabels {
+    reason: &'static str,
+}
+
+impl Collector for OwnerMetrics {
+    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        let Some(c) = *self.0.lock().unwrap_or_else(|e| e.into_inner()) else { return Ok(()) };
+        let counter = |value: u64| ConstCounter::new(value);
+        let failed = c.lookups.saturating_sub(c.resolved).saturating_sub(c.skipped_rate_limited);
+        let mut family = encoder.encode_descriptor(
+            "owner_lookups",
+            "Owner lookups, by result (rate_limited: no token, so no owner; failed: a GET failed)",
+            None,
+            MetricType::Counter,
+        )?;
+        for (result, value) in [("resolved", c.resolved), ("rate_limited", c.skipped_rate_limited), ("failed", failed)]
+        {
+            counter(value).encode(family.encode_family(&ResultLabels { result })?)?;
+        }
+        let hits = encoder.encode_descriptor(
+            "owner_cache_hits",
+            "Objects of an owner chain answered from the cache",
+            None,
+            MetricType::Counter,
+        )?;
+        counter(c.cache_hits).encode(hits)?;
+        let requests =
+            encoder.encode_descriptor("owner_requests", "Metadata GETs sent for owners", None, MetricType::Counter)?;
+        counter(c.requests).encode(requests)?;
+        let mut errors = encoder.encode_descriptor(
+            "owner_request_errors",
+            "Metadata GETs for owners that failed, by reason",
+            None,
+            MetricType::Counter,
+        )?;
+        let other = c.errors.saturating_sub(c.not_found).saturating_sub(c.forbidden);
+        for (reason, value) in [("not_found", c.not_found), ("forbidden", c.forbidden), ("other", other)] {
+            counter(value).encode(errors.encode_family(&ReasonLabels { reason })?)?;
+        }
+        Ok(())
+    }
+}
+
 /// Seconds from `millis` (Unix milliseconds, or [`NEVER`]) to `now`, at least 0.
 fn age_seconds(millis: i64, now: DateTime<Utc>) -> Option<f64> {
     if millis == NEVER {
@@ -135,6 +198,9 @@ pub struct Metrics {
     sink_dropped: Family<SinkLabels, Counter>,
     unrouted: Counter,
     alerts: Family<AlertLabels, Counter>,
+    marks: Gauge,
+    leader: Gauge,
+    owners: Arc<std::sync::Mutex<Option<OwnerCounters>>>,
     /// The newest event time exported, Unix milliseconds ([`NEVER`] before the first).
     last_event: Arc<AtomicI64>,
     /// Whether the watch works (`/healthz` answers 503 when it does not).
@@ -161,6 +227,9 @@ impl Metrics {
             sink_dropped: Family::default(),
             unrouted: Counter::default(),
             alerts: Family::default(),
+            marks: Gauge::default(),
+            leader: Gauge::default(),
+            owners: Arc::default(),
             last_event: Arc::new(AtomicI64::new(NEVER)),
             healthy: std::sync::atomic::AtomicBool::new(true),
         };
@@ -195,6 +264,17 @@ impl Metrics {
         );
         registry.register("records_unrouted", "Records that no route sent to any sink", metrics.unrouted.clone());
         registry.register("alerts", "Alerts, by rule and state (firing, resolved)", metrics.alerts.clone());
+        registry.register(
+            "dedupe_marks",
+            "Events remembered for deduplication (one watermark each, kept markTtl after the last export)",
+            metrics.marks.clone(),
+        );
+        registry.register(
+            "leader",
+            "1 while this replica exports, 0 while it is a standby waiting for the Lease",
+            metrics.leader.clone(),
+        );
+        registry.register_collector(Box::new(OwnerMetrics(metrics.owners.clone())));
         registry.register_collector(Box::new(LastEventAge(metrics.last_event.clone())));
         Metrics { registry, ..metrics }
     }
@@ -268,6 +348,22 @@ impl Metrics {
     /// Count `count` records `sink` gave up on.
     pub fn sink_dropped(&self, sink: &str, count: u64) {
         self.sink_dropped.get_or_create(&SinkLabels { sink: sink.to_owned() }).inc_by(count);
+    }
+
+    /// The owner resolver's counters now (exposed from the first call on: call it once resolution
+    /// is on, and after lookups).
+    pub fn set_owner_counters(&self, counters: OwnerCounters) {
+        *self.owners.lock().unwrap_or_else(|e| e.into_inner()) = Some(counters);
+    }
+
+    /// Whether this replica exports (leads, or runs without leader election) or waits as a standby.
+    pub fn set_leader(&self, leader: bool) {
+        self.leader.set(i64::from(leader));
+    }
+
+    /// Set the number of deduplication watermarks held.
+    pub fn set_marks(&self, marks: usize) {
+        self.marks.set(i64::try_from(marks).unwrap_or(i64::MAX));
     }
 
     /// Count a record no route sent anywhere.
@@ -481,6 +577,8 @@ mod tests {
         metrics.alert(&alert(AlertState::Firing));
         metrics.alert(&alert(AlertState::Resolved));
         metrics.alert(&alert(AlertState::Firing));
+        metrics.set_marks(120);
+        metrics.set_leader(true);
         let text = metrics.encode();
         let mut found = samples(&text);
         found.sort_unstable();
@@ -489,8 +587,10 @@ mod tests {
             [
                 r#"gpu_events_export_alerts_total{rule="gpu-starved",state="firing"} 2"#,
                 r#"gpu_events_export_alerts_total{rule="gpu-starved",state="resolved"} 1"#,
+                "gpu_events_export_dedupe_marks 120",
                 "gpu_events_export_duplicates_suppressed_total 4",
                 r#"gpu_events_export_gaps_suspected_total{api="v1"} 7"#,
+                "gpu_events_export_leader 1",
                 "gpu_events_export_records_unrouted_total 1",
                 r#"gpu_events_export_relists_total{api="v1"} 1"#,
                 r#"gpu_events_export_sink_dropped_total{sink="webhook"} 2"#,
@@ -502,6 +602,31 @@ mod tests {
         );
         assert!(!text.contains("last_event_age"), "absent before the first export");
         assert_eq!(metrics.last_event_age_seconds(Utc::now()), None);
+        assert!(!text.contains("owner_"), "no owner series while resolution is off");
+    }
+
+    #[test]
+    fn owner_counters_are_exposed_by_result_and_reason() {
+        let metrics = Metrics::new(&MetricsConfig::default(), Some("gpu-lab"));
+        let mut counters = OwnerCounters::default();
+        (counters.lookups, counters.resolved, counters.skipped_rate_limited) = (10, 6, 3);
+        (counters.cache_hits, counters.requests, counters.errors) = (8, 5, 4);
+        (counters.not_found, counters.forbidden) = (2, 1);
+        metrics.set_owner_counters(counters);
+        let text = metrics.encode();
+        for line in [
+            r#"gpu_events_export_owner_lookups_total{cluster="gpu-lab",result="resolved"} 6"#,
+            r#"gpu_events_export_owner_lookups_total{cluster="gpu-lab",result="rate_limited"} 3"#,
+            r#"gpu_events_export_owner_lookups_total{cluster="gpu-lab",result="failed"} 1"#,
+            r#"gpu_events_export_owner_cache_hits_total{cluster="gpu-lab"} 8"#,
+            r#"gpu_events_export_owner_requests_total{cluster="gpu-lab"} 5"#,
+            r#"gpu_events_export_owner_request_errors_total{cluster="gpu-lab",reason="not_found"} 2"#,
+            r#"gpu_events_export_owner_request_errors_total{cluster="gpu-lab",reason="forbidden"} 1"#,
+            r#"gpu_events_export_owner_request_errors_total{cluster="gpu-lab",reason="other"} 1"#,
+        ] {
+            assert!(text.contains(line), "{line} in:\n{text}");
+        }
+        assert!(text.contains("# TYPE gpu_events_export_owner_lookups counter"), "{text}");
     }
 
     #[test]

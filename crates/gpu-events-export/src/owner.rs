@@ -167,6 +167,8 @@ pub struct OwnerCounters {
     /// Calls of [`OwnerResolver::resolve`] that looked for an owner (enabled, with a regarding
     /// kind and name).
     pub lookups: u64,
+    /// Of `lookups`: those that answered an owner.
+    pub resolved: u64,
     /// Objects of a chain answered from the cache (one lookup may count several).
     pub cache_hits: u64,
     /// Metadata GET requests sent.
@@ -184,6 +186,7 @@ pub struct OwnerCounters {
 #[derive(Debug, Default)]
 struct Counters {
     lookups: AtomicU64,
+    resolved: AtomicU64,
     cache_hits: AtomicU64,
     requests: AtomicU64,
     skipped_rate_limited: AtomicU64,
@@ -402,6 +405,7 @@ impl OwnerResolver {
                 None => break,
             }
         }
+        bump(&self.counters.resolved);
         Some(current.into_owner())
     }
 
@@ -411,6 +415,7 @@ impl OwnerResolver {
         let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
         OwnerCounters {
             lookups: get(&c.lookups),
+            resolved: get(&c.resolved),
             cache_hits: get(&c.cache_hits),
             requests: get(&c.requests),
             skipped_rate_limited: get(&c.skipped_rate_limited),

@@ -86,6 +86,18 @@ pub enum Observed {
         /// a dead watch) rather than this being the first list.
         gap_suspected: bool,
     },
+    /// The checkpoint's resourceVersion is newer than the server's (a restored volume, a state
+    /// file from another cluster): a watch from it would wait silently for a revision the server
+    /// has not reached and skip everything until then. The stream re-lists instead (the marks
+    /// keep what was exported from coming again) and reports the re-list as a suspected gap.
+    CheckpointAhead {
+        /// The stream.
+        api: EventApi,
+        /// The checkpoint's resourceVersion.
+        resource_version: String,
+        /// The server's answer.
+        why: String,
+    },
     /// A list or watch failed (RBAC, the API connection, a server error); it is retried.
     Failed {
         /// The stream.
@@ -210,6 +222,22 @@ where
     async fn run(self, resume: Option<String>) {
         let mut position = resume;
         let mut relist_why: Option<String> = None;
+        if let Some(rv) = position.clone() {
+            match self.ahead_of_server(&rv).await {
+                Some(Some(why)) => {
+                    tracing::warn!(stream = %self.stream.key(), resource_version = %rv, %why,
+                        "the checkpoint's resourceVersion is newer than the API server's; re-listing");
+                    let api = self.stream.api;
+                    if !self.send(Observed::CheckpointAhead { api, resource_version: rv, why: why.clone() }).await {
+                        return;
+                    }
+                    position = None;
+                    relist_why = Some(why);
+                }
+                Some(None) => {}
+                None => return,
+            }
+        }
         let mut backoff = self.timing.min_backoff;
         let mut dead_watches = 0u32;
         while !self.stopped() {
@@ -285,6 +313,30 @@ where
                     }
                 }
             }
+        }
+    }
+
+    /// Whether a checkpoint's resourceVersion is ahead of the server: `Some(Some(why))` when the
+    /// server says so, `Some(None)` when not (or when it cannot tell: the watch then deals with
+    /// errors as usual), `None` when stopped. A one-item list "not older than" `rv` is the
+    /// server's own check: it answers 504 with cause `ResourceVersionTooLarge` for a
+    /// resourceVersion it has not reached (a watch would be accepted and stay silent instead).
+    async fn ahead_of_server(&self, rv: &str) -> Option<Option<String>> {
+        let params = ListParams::default().limit(1).at(rv).matching(kube::api::VersionMatch::NotOlderThan);
+        let mut stop = (*self.stop).clone();
+        let answer = tokio::select! {
+            answer = self.api.list(&params) => answer,
+            () = stopped(&mut stop) => return None,
+        };
+        match answer {
+            Err(kube::Error::Api(status)) if too_large(&status) => {
+                Some(Some(format!("{} {}", status.code, status.message)))
+            }
+            Err(err) => {
+                tracing::debug!(stream = %self.stream.key(), %err, "checking the checkpoint's resourceVersion failed");
+                Some(None)
+            }
+            Ok(_) => Some(None),
         }
     }
 
@@ -387,4 +439,12 @@ where
             }
         }
     }
+}
+
+/// `storage.NewTooLargeResourceVersionError`'s answer: 504 with cause `ResourceVersionTooLarge`
+/// (older servers: only the message).
+fn too_large(status: &kube::core::Status) -> bool {
+    status.code == 504
+        && (status.details.as_ref().is_some_and(|d| d.causes.iter().any(|c| c.reason == "ResourceVersionTooLarge"))
+            || status.message.starts_with("Too large resource version"))
 }

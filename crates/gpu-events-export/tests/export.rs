@@ -388,3 +388,165 @@ async fn a_watch_that_keeps_failing_shows_in_healthz_metrics_and_the_silence_ale
     assert_eq!(alerts.len(), 1, "{alerts:#?}");
     assert!(alerts[0]["message"].as_str().unwrap().contains("the watch is failing"), "{}", alerts[0]);
 }
+
+#[tokio::test]
+async fn a_checkpoint_newer_than_the_server_is_detected_relisted_and_counted_as_a_gap() {
+    // A state file restored from a backup taken later, or from another (busier) cluster: its
+    // resourceVersion is ahead of this server's. A watch from it would be accepted and stay silent.
+    let server = ApiServer::start().await;
+    let dir = temp_dir("future");
+    for i in 0..3 {
+        server.insert(core_event(&format!("pod-{i}.1"), &uid(i), 2, "m")).unwrap();
+    }
+    let run = start(&server, &dir, vec![EventApi::CoreV1]);
+    wait_for_lines(&dir, 3).await;
+    run.finish().await;
+    let state = dir.join("state.json");
+    // Edited as text: the marks' 128-bit ids do not survive a round trip through a JSON Value.
+    let text = std::fs::read_to_string(&state).unwrap();
+    let saved: Value = serde_json::from_str(&text).unwrap();
+    let rv = saved["resourceVersions"]["v1 *"].as_str().unwrap();
+    let ahead = server.resource_version() + 1_000;
+    let text = text.replace(&format!(r#""v1 *":"{rv}""#), &format!(r#""v1 *":"{ahead}""#));
+    assert!(text.contains(&ahead.to_string()), "{text}");
+    std::fs::write(&state, text).unwrap();
+
+    // While down: one event repeats, one is new.
+    server.insert(core_event("pod-0.1", &uid(0), 5, "m")).unwrap();
+    server.insert(core_event("pod-9.1", &uid(9), 1, "m")).unwrap();
+    let run = start(&server, &dir, vec![EventApi::CoreV1]);
+    let got = wait_for_lines(&dir, 5).await;
+    // And the watch after the re-list works.
+    server.insert(core_event("pod-10.1", &uid(10), 1, "m")).unwrap();
+    wait_for_lines(&dir, 6).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let stats = run.finish().await;
+    let all = lines(&dir);
+    assert_eq!(all.len(), 6, "the marks keep the re-list from exporting again: {got:#?}");
+    let totals = totals(&all);
+    assert_eq!(totals[&uid(0)], (5, 5), "the repeat is a delta of 3 on top of 2");
+    assert_eq!(totals[&uid(9)], (1, 1));
+    assert_eq!(stats.checkpoints_ahead.load(Ordering::Relaxed), 1);
+    assert_eq!(stats.gaps_suspected.load(Ordering::Relaxed), 1);
+    let saved: Value = serde_json::from_slice(&std::fs::read(&state).unwrap()).unwrap();
+    let saved_rv: u64 = saved["resourceVersions"]["v1 *"].as_str().unwrap().parse().unwrap();
+    assert!(saved_rv <= server.resource_version(), "the checkpoint now holds the server's position");
+}
+
+#[tokio::test]
+async fn owner_resolution_is_counted_in_metrics() {
+    let server = ApiServer::start().await;
+    let dir = temp_dir("owner-metrics");
+    let seed = |kind: &str, api_version: &str, name: &str, id: usize, owner: Option<(&str, &str, usize)>| {
+        let mut meta = json!({"name": name, "namespace": "ml", "uid": uid(id)});
+        if let Some((owner_kind, owner_name, owner_id)) = owner {
+            meta["ownerReferences"] = json!([{"apiVersion": "apps/v1", "kind": owner_kind, "name": owner_name,
+                "uid": uid(owner_id), "controller": true}]);
+        }
+        server.insert(json!({"apiVersion": api_version, "kind": kind, "metadata": meta})).unwrap();
+    };
+    seed("Deployment", "apps/v1", "llama", 101, None);
+    seed("ReplicaSet", "apps/v1", "llama-7d4", 102, Some(("Deployment", "llama", 101)));
+    seed("Pod", "v1", "p3-llama", 103, Some(("ReplicaSet", "llama-7d4", 102)));
+    seed("Pod", "v1", "p4-llama", 104, Some(("ReplicaSet", "llama-7d4", 102)));
+    // Listed (and resolved) in name order: p1's GET fails (500), p2 is gone (404: its own owner),
+    // p3 costs three GETs, p4 one (its ReplicaSet and Deployment from the cache), and p5 finds no
+    // token left in a burst of 6.
+    for (i, pod) in ["p1-broken", "p2-gone", "p3-llama", "p4-llama", "p5-late"].iter().enumerate() {
+        server.insert(core_event(&format!("{pod}.1"), &uid(i), 1, "m")).unwrap();
+    }
+    server.inject(Fault::status(500).method("GET").path_prefix("/api/v1/namespaces/ml/pods/p1-broken"));
+
+    let port = free_port();
+    let mut options = ExporterOptions::default();
+    options.apis = vec![EventApi::CoreV1];
+    options.sinks = vec![SinkConfig::from_spec(&format!("file:{}", dir.join("events.jsonl").display()))];
+    options.watch = timing();
+    options.metrics_addr = Some(format!("127.0.0.1:{port}").parse().unwrap());
+    options.owners.enabled = true;
+    options.owners.burst = 6;
+    options.owners.qps = 0.001;
+    let (stop, stopped) = watch::channel(false);
+    let stats = Arc::new(ExporterStats::default());
+    let task = tokio::spawn(exporter::run(server.client_without_retry(), options, stats.clone(), stopped));
+    let records = wait_for_lines(&dir, 5).await;
+    let owner_of = |pod: &str| records.iter().find(|r| r["regarding"]["name"] == pod).unwrap()["owner"].clone();
+    assert_eq!(owner_of("p4-llama")["name"], "llama", "{records:#?}");
+    assert!(owner_of("p5-late").is_null(), "rate limited: no owner");
+
+    let body = reqwest::get(format!("http://127.0.0.1:{port}/metrics")).await.unwrap().text().await.unwrap();
+    for line in [
+        r#"gpu_events_export_owner_lookups_total{result="resolved"} 3"#,
+        r#"gpu_events_export_owner_lookups_total{result="rate_limited"} 1"#,
+        r#"gpu_events_export_owner_lookups_total{result="failed"} 1"#,
+        "gpu_events_export_owner_cache_hits_total 2",
+        "gpu_events_export_owner_requests_total 6",
+        r#"gpu_events_export_owner_request_errors_total{reason="not_found"} 1"#,
+        r#"gpu_events_export_owner_request_errors_total{reason="forbidden"} 0"#,
+        r#"gpu_events_export_owner_request_errors_total{reason="other"} 1"#,
+    ] {
+        assert!(body.contains(line), "{line} in:\n{body}");
+    }
+    assert!(!body.contains("p3-llama") && !body.contains("llama-7d4"), "no object names in metrics");
+    stop.send(true).unwrap();
+    task.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn without_owner_resolution_there_are_no_owner_series() {
+    let server = ApiServer::start().await;
+    let dir = temp_dir("no-owner-metrics");
+    let port = free_port();
+    let mut options = ExporterOptions::default();
+    options.sinks = vec![SinkConfig::from_spec(&format!("file:{}", dir.join("events.jsonl").display()))];
+    options.watch = timing();
+    options.metrics_addr = Some(format!("127.0.0.1:{port}").parse().unwrap());
+    let (stop, stopped) = watch::channel(false);
+    let task = tokio::spawn(exporter::run(server.client_without_retry(), options, Arc::default(), stopped));
+    assert!(server.wait_for_watches(1, Duration::from_secs(5)).await);
+    let body = reqwest::get(format!("http://127.0.0.1:{port}/metrics")).await.unwrap().text().await.unwrap();
+    assert!(!body.contains("owner_"), "{body}");
+    assert!(body.contains("gpu_events_export_leader 1"), "{body}");
+    stop.send(true).unwrap();
+    task.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn marks_expire_without_a_state_file() {
+    // Regression: marks used to expire only when a checkpoint was written, so without --state
+    // they grew until maxEvents.
+    let server = ApiServer::start().await;
+    let dir = temp_dir("no-state");
+    for i in 0..3 {
+        server.insert(core_event(&format!("pod-{i}.1"), &uid(i), 1, "m")).unwrap();
+    }
+    let port = free_port();
+    let mut options = ExporterOptions::default();
+    options.apis = vec![EventApi::CoreV1];
+    options.sinks = vec![SinkConfig::from_spec(&format!("file:{}", dir.join("events.jsonl").display()))];
+    options.watch = timing();
+    options.checkpoint_interval = Duration::from_millis(100);
+    options.mark_ttl = Duration::from_millis(1);
+    options.metrics_addr = Some(format!("127.0.0.1:{port}").parse().unwrap());
+    let (stop, stopped) = watch::channel(false);
+    let task = tokio::spawn(exporter::run(server.client_without_retry(), options, Arc::default(), stopped));
+    wait_for_lines(&dir, 3).await;
+    // Once the marks have expired, a re-list (after a 410) exports the same events again: the
+    // observable sign that they were dropped (with a real markTtl, the API server has deleted
+    // those events by then).
+    let mut exported = 3;
+    for _ in 0..100 {
+        server.compact();
+        server.close_watches();
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        exported = lines(&dir).len();
+        if exported >= 6 {
+            break;
+        }
+    }
+    assert!(exported >= 6, "marks never expired: {exported} lines");
+    let body = reqwest::get(format!("http://127.0.0.1:{port}/metrics")).await.unwrap().text().await.unwrap();
+    assert!(body.contains("gpu_events_export_dedupe_marks"), "{body}");
+    stop.send(true).unwrap();
+    task.await.unwrap().unwrap();
+}

@@ -33,6 +33,7 @@ pub struct ServerConfig {
     pub(crate) enforce_namespaces: bool,
     pub(crate) record_requests: bool,
     pub(crate) default_watch_timeout: Option<Duration>,
+    pub(crate) event_ttl: Option<Duration>,
 }
 
 impl Default for ServerConfig {
@@ -44,6 +45,7 @@ impl Default for ServerConfig {
             enforce_namespaces: false,
             record_requests: true,
             default_watch_timeout: None,
+            event_ttl: None,
         }
     }
 }
@@ -93,6 +95,22 @@ impl ServerConfig {
     #[must_use]
     pub fn default_watch_timeout(mut self, timeout: Duration) -> Self {
         self.default_watch_timeout = Some(timeout);
+        self
+    }
+
+    /// Expire Events this long after their last write (create, update or patch), as kube-apiserver's
+    /// `--event-ttl` (1 h by default) does: the Event is removed and watches see `DELETED`. Never by default.
+    ///
+    /// kube-apiserver attaches the TTL as an etcd lease on every write, not only at create: the event registry's
+    /// `TTLFunc` returns the TTL for updates too (`pkg/registry/core/event/storage/storage.go`), and the generic
+    /// store's update path (`calculateTTL(obj, res.TTL, true)` in `registry/generic/registry/store.go`) puts the
+    /// object with a new lease. So an Event that keeps repeating lives on, and the TTL counts from its last
+    /// change. (etcd3's lease manager reuses a lease for a few percent of the TTL, so a real server may keep an
+    /// Event slightly longer; the double expires it on time.) [`ApiServer::advance_clock`](crate::ApiServer::advance_clock)
+    /// moves this clock forward in tests.
+    #[must_use]
+    pub fn event_ttl(mut self, ttl: Duration) -> Self {
+        self.event_ttl = Some(ttl);
         self
     }
 }

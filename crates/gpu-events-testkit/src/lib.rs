@@ -28,7 +28,8 @@
 //! For tests: a request log with parsed bodies ([`ApiServer::requests`]), stored objects
 //! ([`ApiServer::objects`], [`ApiServer::get`]), injected faults ([`Fault`]: error statuses with `Retry-After`,
 //! dropped connections, lost answers, delays, watches that end at once), RBAC denials ([`ApiServer::deny`]), compaction
-//! ([`ApiServer::compact`]) and control of open watches ([`ApiServer::close_watches`],
+//! ([`ApiServer::compact`]), Event expiry after a TTL counted from each write, as `--event-ttl`
+//! ([`ServerConfig::event_ttl`], [`ApiServer::advance_clock`]) and control of open watches ([`ApiServer::close_watches`],
 //! [`ApiServer::drop_watches`], [`ApiServer::bookmark`]).
 //!
 //! ```no_run
@@ -151,9 +152,9 @@ impl ApiServer {
     pub async fn try_start_with(config: ServerConfig) -> Result<ApiServer, Error> {
         let listener = TcpListener::bind(("127.0.0.1", 0)).await?;
         let addr = listener.local_addr()?;
-        let bookmark_interval = config.bookmark_interval;
+        let (bookmark_interval, event_ttl) = (config.bookmark_interval, config.event_ttl);
         let shared = Arc::new(Shared::new(store::State::new(config, addr)));
-        let task = tokio::spawn(server::serve(listener, shared.clone(), bookmark_interval));
+        let task = tokio::spawn(server::serve(listener, shared.clone(), bookmark_interval, event_ttl));
         Ok(ApiServer { shared, addr, task })
     }
 
@@ -334,6 +335,12 @@ impl ApiServer {
         let ns = if resource.namespaced { namespace.unwrap_or("default") } else { "" };
         let mut st = self.shared.lock();
         st.delete(&(resource.storage(), ns.to_string(), name.to_string())).map(|o| render(resource, &o, true))
+    }
+
+    /// Moves the server's clock forward by `by` for Event expiry ([`ServerConfig::event_ttl`]); the Events whose
+    /// TTL has then run out are deleted at once (watches see DELETED). Returns how many. Other timing is unchanged.
+    pub fn advance_clock(&self, by: Duration) -> usize {
+        self.shared.lock().advance_clock(by)
     }
 
     /// The current (latest) resourceVersion.

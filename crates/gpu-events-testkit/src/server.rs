@@ -50,16 +50,32 @@ impl Shared {
 struct DropConnection;
 
 /// Accepts connections until the task is aborted; aborting it also ends every connection.
-pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>, bookmark_interval: Option<Duration>) {
+pub(crate) async fn serve(
+    listener: TcpListener,
+    shared: Arc<Shared>,
+    bookmark_interval: Option<Duration>,
+    event_ttl: Option<Duration>,
+) {
     let mut connections = JoinSet::new();
-    let mut ticker = bookmark_interval.map(|d| {
+    let every = |d: Duration| {
         let mut t = tokio::time::interval_at(tokio::time::Instant::now() + d, d);
         t.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         t
-    });
+    };
+    let mut ticker = bookmark_interval.map(every);
+    // Expiry runs a few times per TTL, and at least every second: Events go within a second of their time.
+    let mut sweeper = event_ttl.map(|ttl| every((ttl / 20).clamp(Duration::from_millis(10), Duration::from_secs(1))));
     loop {
         let tick = async {
             match &mut ticker {
+                Some(t) => {
+                    t.tick().await;
+                }
+                None => std::future::pending::<()>().await,
+            }
+        };
+        let sweep = async {
+            match &mut sweeper {
                 Some(t) => {
                     t.tick().await;
                 }
@@ -77,6 +93,9 @@ pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>, bookmark_i
                 });
             }
             () = tick => shared.lock().bookmark_all(),
+            () = sweep => {
+                shared.lock().expire_due();
+            }
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
         }
     }
@@ -670,12 +689,26 @@ fn parse_rv(s: &str) -> Result<u64, ApiError> {
     s.parse().map_err(|_| ApiError::bad_request(format!("invalid resource version: {s:?}")))
 }
 
-fn too_large(rv: u64, current: u64) -> ApiError {
+/// `storage.NewTooLargeResourceVersionError`: 504 Timeout with cause `ResourceVersionTooLarge`. etcd3's list
+/// check (`validateMinimumResourceVersion`) passes no retry delay; its watch with `sendInitialEvents` passes 1 to
+/// 4 seconds.
+fn too_large(rv: u64, current: u64, retry_after: Option<u64>) -> ApiError {
     let mut e = ApiError::new(504, "Timeout", format!("Too large resource version: {rv}, current: {current}"));
-    e.details =
-        Some(json!({"causes": [{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}],
-                            "retryAfterSeconds": 1}));
+    let mut details =
+        json!({"causes": [{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}]});
+    if let Some(seconds) = retry_after {
+        details["retryAfterSeconds"] = json!(seconds);
+    }
+    e.details = Some(details);
     e
+}
+
+/// A watch answer of one `ERROR` event carrying `e`, then the end of the stream.
+fn error_watch(e: &ApiError, filter: Filter) -> Response<ResBody> {
+    let mut line = serde_json::to_vec(&json!({"type": "ERROR", "object": e.status()})).unwrap_or_default();
+    line.push(b'\n');
+    let body = WatchBody { pending: VecDeque::from([Bytes::from(line)]), rx: None, filter, deadline: None };
+    respond(200, ResBody::Watch(Box::new(body)))
 }
 
 fn hex_encode(b: &[u8]) -> String {
@@ -755,7 +788,7 @@ fn list(st: &State, rt: &ResourceType, ns: Option<&str>, ctx: &Ctx) -> Result<Re
             Some(rv) => {
                 let rv = parse_rv(rv)?;
                 if rv > st.rv {
-                    return Err(too_large(rv, st.rv));
+                    return Err(too_large(rv, st.rv, None));
                 }
                 if ctx.q("resourceVersionMatch") == Some("Exact") {
                     if rv < st.compacted_rv {
@@ -851,6 +884,7 @@ fn watch(
     let storage = rt.storage();
     let mut pending = VecDeque::new();
     let rv = ctx.q("resourceVersion").filter(|s| !s.is_empty());
+    let mut from_rv = st.rv;
     match rv {
         Some(rv) if rv != "0" && !send_initial => {
             let rv = parse_rv(rv)?;
@@ -859,17 +893,22 @@ fn watch(
                 if st.config.expired_watch == ExpiredWatch::HttpGone {
                     return Err(e);
                 }
-                let mut line = serde_json::to_vec(&json!({"type": "ERROR", "object": e.status()})).unwrap_or_default();
-                line.push(b'\n');
-                pending.push_back(Bytes::from(line));
-                let body = WatchBody { pending, rx: None, filter, deadline: None };
-                return Ok(respond(200, ResBody::Watch(Box::new(body))));
+                return Ok(error_watch(&e, filter));
             }
+            // A resourceVersion above the current one is accepted without error, as kube-apiserver does for
+            // Events (no watch cache; etcd waits for the revision): the watch then stays silent until the
+            // store passes it, and what changed up to there is never sent.
+            from_rv = rv;
             for c in st.history.iter().filter(|c| c.rv > rv && c.key.0 == storage) {
                 if let Some(line) = filter.change_line(c) {
                     pending.push_back(line);
                 }
             }
+        }
+        Some(rv) if send_initial && parse_rv(rv)? > st.rv => {
+            // etcd3's watcher checks a sendInitialEvents watch against the current revision first (and asks
+            // for a retry after a jittered 1 to 4 s; the double says 1).
+            return Ok(error_watch(&too_large(parse_rv(rv)?, st.rv, Some(1)), filter));
         }
         _ => {
             // No resourceVersion, "0", or sendInitialEvents: the current state as synthetic ADDED events.
@@ -884,7 +923,7 @@ fn watch(
         }
     }
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    st.watchers.push(Watcher { storage, bookmarks, tx });
+    st.watchers.push(Watcher { storage, bookmarks, from_rv, tx });
     let deadline = timeout.map(|d| Box::pin(tokio::time::sleep(d)));
     let body = WatchBody { pending, rx: Some(rx), filter, deadline };
     Ok(respond(200, ResBody::Watch(Box::new(body))))

@@ -1,10 +1,11 @@
 //! The server's state: objects, the global resourceVersion, the change history used by watch and consistent
 //! lists, open watches, faults, RBAC denials and the request log.
 
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasher, RandomState};
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tokio::sync::mpsc::UnboundedSender;
@@ -49,6 +50,9 @@ pub(crate) enum WatchMsg {
 pub(crate) struct Watcher {
     pub storage: String,
     pub bookmarks: bool,
+    /// The resourceVersion the watch started from: nothing at or below it is sent. It is above the current one
+    /// for a watch from a future resourceVersion, which etcd accepts and serves once its revision passes it.
+    pub from_rv: u64,
     pub tx: UnboundedSender<WatchMsg>,
 }
 
@@ -68,6 +72,11 @@ pub(crate) struct State {
     /// (verb, group, plural)
     pub denied: HashSet<(String, String, String)>,
     uid_counter: u64,
+    /// How far [`ApiServer::advance_clock`](crate::ApiServer::advance_clock) has moved the TTL clock.
+    clock_offset: Duration,
+    /// Events by expiry (with `event_ttl`), and each one's expiry.
+    expiry: BTreeSet<(Instant, ObjKey)>,
+    deadlines: HashMap<ObjKey, Instant>,
 }
 
 fn random_u64(salt: u64) -> u64 {
@@ -124,6 +133,9 @@ impl State {
             next_seq: 0,
             denied: HashSet::new(),
             uid_counter: 0,
+            clock_offset: Duration::ZERO,
+            expiry: BTreeSet::new(),
+            deadlines: HashMap::new(),
         };
         for ns in ["default", "kube-node-lease", "kube-public", "kube-system"] {
             let mut obj = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns},
@@ -197,6 +209,7 @@ impl State {
         let rv = self.next_rv();
         set_meta(&mut obj, "resourceVersion", json!(rv.to_string()));
         let obj = Arc::new(obj);
+        self.renew_ttl(&key);
         let prev = self.objects.insert(key.clone(), obj.clone());
         let kind = if prev.is_some() { ChangeKind::Modified } else { ChangeKind::Added };
         self.record(Change { rv, kind, key, object: obj.clone(), prev });
@@ -206,6 +219,9 @@ impl State {
     /// Deletes an object, reporting it with a new resourceVersion.
     pub fn delete(&mut self, key: &ObjKey) -> Option<Arc<Value>> {
         let prev = self.objects.remove(key)?;
+        if let Some(deadline) = self.deadlines.remove(key) {
+            self.expiry.remove(&(deadline, key.clone()));
+        }
         let rv = self.next_rv();
         let mut obj = (*prev).clone();
         set_meta(&mut obj, "resourceVersion", json!(rv.to_string()));
@@ -214,10 +230,52 @@ impl State {
         Some(obj)
     }
 
+    /// The TTL clock: monotonic time, plus what tests advanced it by.
+    pub fn now(&self) -> Instant {
+        Instant::now() + self.clock_offset
+    }
+
+    /// Moves the TTL clock forward and expires what is due.
+    pub fn advance_clock(&mut self, by: Duration) -> usize {
+        self.clock_offset += by;
+        self.expire_due()
+    }
+
+    /// An Event's TTL starts again at each write, as kube-apiserver attaches a new etcd lease on create and on
+    /// every update (see [`ServerConfig::event_ttl`]).
+    fn renew_ttl(&mut self, key: &ObjKey) {
+        let Some(ttl) = self.config.event_ttl else { return };
+        if key.0 != ResourceType::EVENTS_V1.storage() {
+            return;
+        }
+        let deadline = self.now() + ttl;
+        if let Some(old) = self.deadlines.insert(key.clone(), deadline) {
+            self.expiry.remove(&(old, key.clone()));
+        }
+        self.expiry.insert((deadline, key.clone()));
+    }
+
+    /// Deletes the Events whose TTL has run out (watches see DELETED); how many.
+    pub fn expire_due(&mut self) -> usize {
+        let now = self.now();
+        let mut expired = 0;
+        while let Some((deadline, key)) = self.expiry.first().cloned() {
+            if deadline > now {
+                break;
+            }
+            self.expiry.pop_first();
+            self.deadlines.remove(&key);
+            if self.delete(&key).is_some() {
+                expired += 1;
+            }
+        }
+        expired
+    }
+
     fn record(&mut self, change: Change) {
         let change = Arc::new(change);
         self.watchers.retain(|w| {
-            if w.storage == change.key.0 {
+            if w.storage == change.key.0 && change.rv > w.from_rv {
                 w.tx.send(WatchMsg::Change(change.clone())).is_ok()
             } else {
                 !w.tx.is_closed()
@@ -241,7 +299,7 @@ impl State {
 
     pub fn bookmark_all(&mut self) {
         let rv = self.rv;
-        self.watchers.retain(|w| !w.bookmarks || w.tx.send(WatchMsg::Bookmark(rv)).is_ok());
+        self.watchers.retain(|w| !w.bookmarks || rv < w.from_rv || w.tx.send(WatchMsg::Bookmark(rv)).is_ok());
     }
 
     pub fn end_watches(&mut self, abort: bool) {

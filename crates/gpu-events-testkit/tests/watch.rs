@@ -260,3 +260,45 @@ async fn paginated_lists_are_consistent_snapshots() {
     assert_eq!(all.items.len(), 2);
     assert_eq!(server.events().len(), 7);
 }
+
+#[tokio::test]
+async fn a_watch_from_a_future_resource_version_is_accepted_and_skips_everything_up_to_it() {
+    // kube-apiserver serves Event watches from etcd (no watch cache), which waits for a future revision without
+    // an error: what changes up to it is never sent.
+    let server = ApiServer::start().await;
+    let events: Api<Event> = Api::namespaced(server.client(), "ml");
+    let pp = PostParams::default();
+    let future = server.resource_version() + 3;
+    let mut stream = events.watch(&WatchParams::default().timeout(10), &future.to_string()).await.unwrap().boxed();
+    for i in 1..=5 {
+        events.create(&pp, &event(&format!("e.{i}"))).await.unwrap();
+    }
+    server.bookmark();
+    let first = tokio::time::timeout(WAIT, stream.try_next()).await.unwrap().unwrap().unwrap();
+    let (kind, _, rv) = describe(&first);
+    assert_eq!((kind.as_str(), rv), ("ADDED", future + 1), "the first change after the requested resourceVersion");
+    let second = tokio::time::timeout(WAIT, stream.try_next()).await.unwrap().unwrap().unwrap();
+    assert_eq!(describe(&second).2, future + 2);
+}
+
+#[tokio::test]
+async fn lists_and_initial_event_watches_from_a_future_resource_version_are_too_large() {
+    let server = ApiServer::start().await;
+    let events: Api<Event> = Api::namespaced(server.client_without_retry(), "ml");
+    events.create(&PostParams::default(), &event("e.1")).await.unwrap();
+    let future = (server.resource_version() + 100).to_string();
+
+    let params = ListParams::default().limit(1).at(&future).matching(kube::api::VersionMatch::NotOlderThan);
+    let Err(kube::Error::Api(status)) = events.list(&params).await else { panic!("a list from the future succeeded") };
+    assert_eq!((status.code, status.reason.as_str()), (504, "Timeout"), "{status:?}");
+    assert!(status.message.starts_with("Too large resource version"), "{status:?}");
+    let listed = events.list(&ListParams::default().limit(1).at(&server.resource_version().to_string())).await;
+    assert!(listed.is_ok(), "the current resourceVersion is fine: {listed:?}");
+
+    let mut params = WatchParams::default().timeout(10);
+    params.send_initial_events = true;
+    let mut stream = events.watch(&params, &future).await.unwrap().boxed();
+    let first = tokio::time::timeout(WAIT, stream.try_next()).await.unwrap().unwrap().unwrap();
+    let WatchEvent::Error(status) = first else { panic!("expected an ERROR event, got {first:?}") };
+    assert_eq!(status.code, 504, "{status:?}");
+}
