@@ -102,7 +102,7 @@ fn reason_and_note(multiline: bool) -> impl Strategy<Value = (String, String)> {
     prop_oneof![
         3 => (prop::sample::select(wires), "[a-z][a-z0-9-]{0,12}", 0u32..5000, any::<prop::sample::Index>())
             .prop_map(|((wire, formats), word, number, pick)| {
-                let note = if formats.is_empty() { String::new() } else { go_fill(pick.get(formats), &word, number) };
+                let note = if formats.is_empty() { String::new() } else { go_fill(pick.get::<&str>(formats), &word, number) };
                 (wire, note)
             }),
         3 => (reason.clone(), free_note),
