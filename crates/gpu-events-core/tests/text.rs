@@ -324,3 +324,20 @@ Events:
     assert_eq!(ago(&approved).1, Some(TimeDelta::days(3650)));
     assert_eq!(pulled.note, "ok");
 }
+
+#[test]
+fn the_pre_1_14_get_events_layout_reads_with_its_kind_and_object_name() {
+    // Found by the get_events fuzz target: the KIND column was unknown, so the header was not one
+    // and the table went to the YAML parser. In this layout NAME is the object, not the Event.
+    let text = "\
+LAST SEEN   FIRST SEEN   COUNT     NAME       KIND      SUBOBJECT   TYPE      REASON             SOURCE              MESSAGE
+1m          5m           3         llama-0    Pod                   Warning   FailedScheduling   default-scheduler   0/2 nodes are available: 2 Insufficient nvidia.com/gpu.
+";
+    let [r] = decode(text).try_into().unwrap();
+    assert_eq!((r.reason.as_str(), r.count), ("FailedScheduling", 3));
+    assert_eq!((r.regarding.kind.as_deref(), r.regarding.name.as_deref()), (Some("Pod"), Some("llama-0")));
+    assert_eq!(r.event_name, None);
+    assert_eq!(r.reporting_controller.as_deref(), Some("default-scheduler"));
+    assert_eq!(ago(&r), (Some(TimeDelta::minutes(5)), Some(TimeDelta::minutes(1))));
+    assert_eq!(r.note, "0/2 nodes are available: 2 Insufficient nvidia.com/gpu.");
+}

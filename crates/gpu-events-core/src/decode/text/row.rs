@@ -21,6 +21,8 @@ pub(crate) enum Column {
     Message,
     Count,
     Name,
+    /// kubectl before 1.14: the object's Kind, NAME then being the object's name.
+    Kind,
 }
 
 impl Column {
@@ -41,6 +43,7 @@ impl Column {
             "MESSAGE" => Column::Message,
             "COUNT" => Column::Count,
             "NAME" => Column::Name,
+            "KIND" => Column::Kind,
             _ => return None,
         })
     }
@@ -91,6 +94,8 @@ pub(crate) struct Row<'a> {
     /// FROM (describe) or SOURCE (get events -o wide): `component`, `component, host` or `{component host}`.
     pub(crate) from: Option<&'a str>,
     pub(crate) event_name: Option<&'a str>,
+    /// KIND of the pre-1.14 layout, whose NAME is the object's.
+    pub(crate) kind: Option<&'a str>,
     pub(crate) message: &'a str,
 }
 
@@ -225,6 +230,7 @@ impl<'a> Row<'a> {
             Column::Message => self.message = text,
             Column::Count => self.count = text.parse().ok(),
             Column::Name => self.event_name = Some(text),
+            Column::Kind => self.kind = Some(text),
         }
         Some(())
     }
