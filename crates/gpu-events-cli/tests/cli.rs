@@ -273,3 +273,54 @@ fn a_pasted_container_state_shows_as_status_not_as_an_age() {
     assert!(text.contains("    status     Warning  ImagePullBackOff"), "{text}");
     assert!(text.contains("container main status: ImagePullBackOff"), "{text}");
 }
+
+/// `explain` on hostile files (generated here, never committed): a clear message and exit
+/// status 1, or the records it could read.
+#[test]
+fn explain_on_hostile_input_says_what_went_wrong() {
+    let dir = std::env::temp_dir().join(format!("gpu-events-cli-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = r#"{"apiVersion":"v1","kind":"Event","reason":"Pulled","type":"Normal","involvedObject":{"kind":"Pod","name":"a"},"message":"ok"}"#;
+    let explain = |name: &str, bytes: &[u8]| {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let output = run(&["explain", path.to_str().unwrap(), "-o", "json"], None);
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        (output, stderr)
+    };
+
+    // A 40 MB note in a List item: skipped with its position, the next item printed.
+    let huge = format!(
+        r#"{{"kind":"List","apiVersion":"v1","items":[{{"apiVersion":"v1","kind":"Event","reason":"X","message":"{}"}},{good}]}}"#,
+        "a".repeat(40 * 1024 * 1024)
+    );
+    let (output, stderr) = explain("huge.json", huge.as_bytes());
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(json_lines(&output).len(), 1);
+    assert!(
+        stderr.contains("warning: skipped: document 1, items[0]: item larger than 33554432 bytes skipped"),
+        "{stderr}"
+    );
+
+    // 100 000 nested arrays; a cut stream; invalid UTF-8 in YAML; YAML nested past the limit.
+    let nested = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let (output, stderr) = explain("nested.json", nested.as_bytes());
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr.contains("items[0]: malformed JSON") && stderr.contains("recursion limit"), "{stderr}");
+    let cut = format!("[{good},\n{}", &good[..40]);
+    let (output, stderr) = explain("cut.json", cut.as_bytes());
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(json_lines(&output).len(), 1);
+    assert!(stderr.contains("error: malformed JSON at line 2, column 41: EOF while parsing a value"), "{stderr}");
+    let (output, stderr) = explain("latin1.yaml", b"apiVersion: v1\nkind: Event\nreason: X\nmessage: caf\xE9\n");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr.contains("error: input is not UTF-8 text: invalid utf-8 sequence of 1 bytes from index 49"),
+        "{stderr}"
+    );
+    let deep = format!("reason: X\nnote: {}", "[".repeat(100_000));
+    let (output, stderr) = explain("deep.yaml", deep.as_bytes());
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr.contains("error: malformed YAML at line 2, column 135: recursion limit exceeded"), "{stderr}");
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -261,3 +261,83 @@ fn old_unstructured_klog_lines_read() {
     assert_eq!(r.regarding.field_path.as_deref(), Some("spec.containers{main}"));
     assert_eq!(r.details.as_ref().map(|d| d.kind()), Some("restartBackOff"));
 }
+
+// ----- found by the property tests of tests/round_trip.rs ---------------------------------------
+
+#[test]
+fn wide_columns_after_a_multibyte_message_are_cut_by_characters() {
+    // kubectl's tabwriter pads by runes: after `GPU 메모리 부족` the later columns start at the
+    // header's character offsets, ten bytes further right than its byte offsets.
+    let text = "\
+LAST SEEN   TYPE      REASON   OBJECT   SUBOBJECT   SOURCE    MESSAGE      FIRST SEEN   COUNT   NAME
+2m          Warning   Failed   pod/a                kubelet   GPU 메모리 부족   5m           3       a.17f0
+10s         Normal    Pulled   pod/b                kubelet   ok           10s          1       b.17f1
+";
+    let [failed, pulled] = decode(text).try_into().unwrap();
+    assert_eq!(failed.note, "GPU 메모리 부족");
+    assert_eq!((failed.count, failed.event_name.as_deref()), (3, Some("a.17f0")));
+    assert_eq!(ago(&failed), (Some(TimeDelta::minutes(5)), Some(TimeDelta::minutes(2))));
+    assert_eq!((pulled.note.as_str(), pulled.count, pulled.event_name.as_deref()), ("ok", 1, Some("b.17f1")));
+}
+
+#[test]
+fn an_empty_from_cell_does_not_shift_a_message_with_double_spaces() {
+    // No FROM (an old event without source): the message's own `:  ` gap is not a column.
+    let text = "\
+Events:
+  Type    Reason     Age   From  Message
+  ----    ------     ----  ----  -------
+  Normal  Scheduled  10m         Name:  not-a-header
+";
+    let [r] = decode(text).try_into().unwrap();
+    assert_eq!(r.note, "Name:  not-a-header");
+    assert_eq!(r.reporting_controller, None);
+    assert_eq!(ago(&r).1, Some(TimeDelta::minutes(10)));
+}
+
+#[test]
+fn rows_with_an_empty_message_survive_a_terminal_copy() {
+    // The padding after OBJECT (or FROM) is gone, so the line ends before MESSAGE starts; the
+    // rows are still rows, and a wrapped message line is still a continuation.
+    let table = "\
+LAST SEEN   TYPE     REASON           OBJECT   MESSAGE
+10m         Normal   AdmissionGated   pod/a
+5m          Normal   Pulled           pod/b    Container image
+  \"cuda:12\" already present
+";
+    let [gated, pulled] = decode(table).try_into().unwrap();
+    assert_eq!((gated.reason.as_str(), gated.note.as_str()), ("AdmissionGated", ""));
+    assert_eq!(gated.regarding.name.as_deref(), Some("a"));
+    assert_eq!(pulled.note, "Container image \"cuda:12\" already present");
+    let describe = "\
+Events:
+  Type    Reason                 Age   From  Message
+  ----    ------                 ----  ----  -------
+          ConsolidationApproved  10y
+  Normal  Pulled                 5m    kubelet  ok
+";
+    let [approved, pulled] = decode(describe).try_into().unwrap();
+    assert_eq!(
+        (approved.reason.as_str(), approved.type_.as_ref(), approved.note.as_str()),
+        ("ConsolidationApproved", None, "")
+    );
+    assert_eq!(ago(&approved).1, Some(TimeDelta::days(3650)));
+    assert_eq!(pulled.note, "ok");
+}
+
+#[test]
+fn the_pre_1_14_get_events_layout_reads_with_its_kind_and_object_name() {
+    // Found by the get_events fuzz target: the KIND column was unknown, so the header was not one
+    // and the table went to the YAML parser. In this layout NAME is the object, not the Event.
+    let text = "\
+LAST SEEN   FIRST SEEN   COUNT     NAME       KIND      SUBOBJECT   TYPE      REASON             SOURCE              MESSAGE
+1m          5m           3         llama-0    Pod                   Warning   FailedScheduling   default-scheduler   0/2 nodes are available: 2 Insufficient nvidia.com/gpu.
+";
+    let [r] = decode(text).try_into().unwrap();
+    assert_eq!((r.reason.as_str(), r.count), ("FailedScheduling", 3));
+    assert_eq!((r.regarding.kind.as_deref(), r.regarding.name.as_deref()), (Some("Pod"), Some("llama-0")));
+    assert_eq!(r.event_name, None);
+    assert_eq!(r.reporting_controller.as_deref(), Some("default-scheduler"));
+    assert_eq!(ago(&r), (Some(TimeDelta::minutes(5)), Some(TimeDelta::minutes(1))));
+    assert_eq!(r.note, "0/2 nodes are available: 2 Insufficient nvidia.com/gpu.");
+}

@@ -14,8 +14,26 @@ pub(super) struct YamlDocuments {
     documents: VecDeque<Result<Value, DecodeError>>,
 }
 
+/// serde_yaml_ng's recursion limit: a document nested deeper fails to deserialize.
+const MAX_FLOW_DEPTH: usize = 128;
+
 impl YamlDocuments {
     pub(super) fn parse(text: &str) -> Self {
+        // libyaml scans a document whole before serde sees it, in time quadratic in the depth of
+        // its flow collections (100 000 `[` take minutes): refuse such a document up front, with
+        // the error the recursion limit would give, and keep the documents before it.
+        if let Some((at, line, column)) = too_deep(text) {
+            let start = text[..at].rfind("\n---").map_or(0, |i| i + 1);
+            let mut documents = YamlDocuments::parse(&text[..start]).documents;
+            if !documents.back().is_some_and(Result::is_err) {
+                documents.push_back(Err(DecodeError::Yaml {
+                    line: Some(line),
+                    column: Some(column),
+                    message: format!("recursion limit exceeded (flow collections nested deeper than {MAX_FLOW_DEPTH})"),
+                }));
+            }
+            return YamlDocuments { documents };
+        }
         let mut documents = VecDeque::new();
         for document in serde_yaml_ng::Deserializer::from_str(text) {
             match Value::deserialize(document) {
@@ -43,6 +61,49 @@ impl YamlDocuments {
     pub(super) fn next(&mut self) -> Option<Result<Value, DecodeError>> {
         self.documents.pop_front()
     }
+}
+
+/// Where flow collections (`[`, `{`) first nest deeper than [`MAX_FLOW_DEPTH`]: byte offset,
+/// 1-based line and column. Quoted scalars and comments are skipped; an unbalanced bracket in a
+/// plain scalar counts, which only matters past 128 of them.
+fn too_deep(text: &str) -> Option<(usize, usize, usize)> {
+    let bytes = text.as_bytes();
+    // Most inputs have no flow collection at all.
+    memchr::memchr2(b'[', b'{', bytes)?;
+    let (mut depth, mut line, mut line_start) = (0usize, 1usize, 0usize);
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let byte = bytes[i];
+        match (quote, byte) {
+            (_, b'\n') => {
+                line += 1;
+                line_start = i + 1;
+            }
+            (Some(b'"'), b'\\') => i += 1,
+            (Some(q), b) if b == q => quote = None,
+            (Some(_), _) => {}
+            (None, b'"' | b'\'')
+                if i == 0 || matches!(bytes[i - 1], b' ' | b'[' | b'{' | b',' | b':' | b'\t' | b'\n') =>
+            {
+                quote = Some(byte);
+            }
+            (None, b'#') if i == 0 || matches!(bytes[i - 1], b' ' | b'\t' | b'\n') => {
+                i = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |n| i + n);
+                continue;
+            }
+            (None, b'[' | b'{') => {
+                depth += 1;
+                if depth > MAX_FLOW_DEPTH {
+                    return Some((i, line, text[line_start..i].chars().count() + 1));
+                }
+            }
+            (None, b']' | b'}') => depth = depth.saturating_sub(1),
+            (None, _) => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// serde_yaml_ng appends " at line L column C"; the error type prints the position itself.

@@ -211,6 +211,12 @@ fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
             regarding.name = Some(name.to_owned());
             regarding.namespace = row.namespace.map(str::to_owned);
         }
+        // kubectl before 1.14: KIND and NAME are the object's.
+        None if row.kind.is_some() => {
+            regarding.kind = row.kind.map(str::to_owned);
+            regarding.name = row.event_name.map(str::to_owned);
+            regarding.namespace = row.namespace.map(str::to_owned);
+        }
         None => {
             regarding.kind = object.kind.clone();
             regarding.name = object.name.clone();
@@ -243,7 +249,7 @@ fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
         count: count.or(row.count),
         first: [ago(now, first), None, None],
         last: [ago(now, last), None, None],
-        name: row.event_name,
+        name: row.event_name.filter(|_| row.kind.is_none()),
         namespace: namespace.as_deref(),
         approximate_time: last.is_some() || first.is_some(),
         ..RawEvent::default()

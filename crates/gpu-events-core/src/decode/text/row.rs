@@ -21,6 +21,8 @@ pub(crate) enum Column {
     Message,
     Count,
     Name,
+    /// kubectl before 1.14: the object's Kind, NAME then being the object's name.
+    Kind,
 }
 
 impl Column {
@@ -41,15 +43,28 @@ impl Column {
             "MESSAGE" => Column::Message,
             "COUNT" => Column::Count,
             "NAME" => Column::Name,
+            "KIND" => Column::Kind,
             _ => return None,
         })
     }
 }
 
-/// A header line: its columns and where each starts.
+/// A header line: its columns and where each starts, in characters (kubectl's tabwriter aligns
+/// columns by counting runes, so a row with multi-byte text has its cells at the same character
+/// offsets as the header, not the same byte offsets).
 #[derive(Clone, Debug)]
 pub(crate) struct Header {
     columns: Vec<(usize, Column)>,
+}
+
+/// The character offset of byte offset `at` in `line`.
+fn char_offset(line: &str, at: usize) -> usize {
+    line.get(..at).map_or(at, |head| head.chars().count())
+}
+
+/// The byte offset of character offset `at` in `line` (its length past the end).
+fn byte_offset(line: &str, at: usize) -> usize {
+    line.char_indices().nth(at).map_or(line.len(), |(byte, _)| byte)
 }
 
 impl Header {
@@ -57,7 +72,7 @@ impl Header {
     pub(crate) fn parse(line: &str) -> Option<Header> {
         let columns: Vec<(usize, Column)> = cells(line)
             .into_iter()
-            .map(|(at, text)| Column::from_header(text).map(|c| (at, c)))
+            .map(|(at, text)| Column::from_header(text).map(|c| (char_offset(line, at), c)))
             .collect::<Option<_>>()?;
         let has = |c| columns.iter().any(|(_, col)| *col == c);
         (has(Column::Reason) && has(Column::Message)).then_some(Header { columns })
@@ -79,6 +94,8 @@ pub(crate) struct Row<'a> {
     /// FROM (describe) or SOURCE (get events -o wide): `component`, `component, host` or `{component host}`.
     pub(crate) from: Option<&'a str>,
     pub(crate) event_name: Option<&'a str>,
+    /// KIND of the pre-1.14 layout, whose NAME is the object's.
+    pub(crate) kind: Option<&'a str>,
     pub(crate) message: &'a str,
 }
 
@@ -102,14 +119,14 @@ fn is_object(text: &str) -> bool {
     })
 }
 
-/// Column starts for `line`: the header's offsets, except that a start falling inside a word
-/// moves past that word and the spaces after it. Offsets are clamped to the line and to char
-/// boundaries.
+/// Column starts for `line`, as byte offsets: the header's (character) offsets, except that a
+/// start falling inside a word moves past that word and the spaces after it. Offsets are clamped
+/// to the line and to char boundaries.
 fn pushed_starts(line: &str, header_starts: impl Iterator<Item = usize>) -> Vec<usize> {
     let bytes = line.as_bytes();
     let mut starts: Vec<usize> = Vec::new();
     for start in header_starts {
-        let mut at = start.min(line.len()).max(starts.last().copied().unwrap_or(0));
+        let mut at = byte_offset(line, start).max(starts.last().copied().unwrap_or(0));
         let inside_word = at > 0 && at < bytes.len() && bytes[at - 1] != b' ' && bytes[at] != b' ';
         if inside_word && !starts.is_empty() {
             while at < bytes.len() && bytes[at] != b' ' {
@@ -154,7 +171,16 @@ impl<'a> Row<'a> {
         let columns = &header.columns;
         let message_last = columns.last().is_some_and(|(_, c)| *c == Column::Message);
         let mut row = Row::default();
-        if message_last && cells.len() >= columns.len() {
+        // kubectl's own output has every cell at its column's start (the last column's cell
+        // exactly there), and an empty cell (no TYPE, no FROM) is only padding: such a row is
+        // cut at the offsets, since counting cells off against the columns would let the
+        // message's own double spaces shift them.
+        let last_start = columns.last().map_or(0, |(start, _)| *start);
+        let cell_starts: Vec<usize> = cells.iter().map(|(at, _)| char_offset(line, *at)).collect();
+        let aligned =
+            cell_starts.iter().take_while(|at| **at < last_start).all(|at| columns.iter().any(|(s, _)| s == at))
+                && cell_starts.iter().find(|at| **at >= last_start).is_none_or(|at| *at == last_start);
+        if message_last && cells.len() >= columns.len() && !aligned {
             // Every column but the message is one cell; the message is the rest of the line.
 
             for ((_, column), (_, text)) in columns.iter().zip(cells) {
@@ -166,8 +192,11 @@ impl<'a> Row<'a> {
             // `-o wide` (the message in the middle) or empty cells (old layouts' SubObjectPath):
             // cut at the header's offsets, which kubectl's tabwriter keeps exact.
 
-            // A line that ends before the last column starts is not a row (a wrapped message).
-            if columns.last().is_some_and(|(start, _)| *start > line.len()) {
+            // A line that ends before the last column starts is a row whose last cells are empty
+            // (an empty message, its padding lost in a terminal copy) only if its cells sit at
+            // the column starts and it has the cells every row has; else it is a wrapped message.
+            let short = last_start > line.chars().count();
+            if short && !aligned {
                 return None;
             }
             // A cell wider than its header (a hand-edited paste) pushes the next cell right.
@@ -178,6 +207,11 @@ impl<'a> Row<'a> {
                 if !text.is_empty() {
                     row.set(*column, text)?;
                 }
+            }
+            let has = |c| columns.iter().any(|(_, column)| *column == c);
+            let no_age = (has(Column::Age) || has(Column::LastSeen)) && row.age.is_none();
+            if short && (no_age || (has(Column::Object) && row.object.is_none())) {
+                return None;
             }
         }
         (is_reason(row.reason) && row.type_.is_none_or(is_type)).then_some(row)
@@ -196,6 +230,7 @@ impl<'a> Row<'a> {
             Column::Message => self.message = text,
             Column::Count => self.count = text.parse().ok(),
             Column::Name => self.event_name = Some(text),
+            Column::Kind => self.kind = Some(text),
         }
         Some(())
     }
