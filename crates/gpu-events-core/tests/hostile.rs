@@ -111,9 +111,10 @@ fn a_100_mb_string_in_a_top_level_event_is_an_error_in_bounded_memory() {
     let tail = format!("\"}}\n{GOOD_EVENT}\n");
     let input = Generated::new(head, b"a", 100 * MIB, tail.as_bytes());
     let (items, peak) = peak_during(|| collect(Decoder::from_reader(input)));
-    let text = error_text(&items[0]);
-    assert!(text.contains("larger than 33554432 bytes"), "{text}");
-    assert!(text.starts_with("line 1"), "{text}");
+    // The oversized document is one error, and the document after it still reads.
+    assert_eq!(items.len(), 2);
+    assert_eq!(error_text(&items[0]), "document 1: document larger than 33554432 bytes skipped (line 1)");
+    assert_eq!(items[1].as_ref().unwrap().regarding.name.as_deref(), Some("llama-0"));
     assert!(peak < 64 * MIB, "peak {} MiB", peak / MIB);
 }
 
@@ -165,18 +166,18 @@ fn deeply_nested_json_is_an_error_not_a_stack_overflow() {
     let text = error_text(&items[0]);
     assert!(text.starts_with("document 1, items[0]: malformed JSON") && text.contains("recursion limit"), "{text}");
 
-    // Nested objects inside a field of an Event: that item fails, the List goes on.
+    // Nested objects inside a field the record does not carry (annotations): skipped by the
+    // fast path without recursion (serde_json's `IgnoredAny` keeps its own stack), so the
+    // Event reads, alone and in a List, and the List goes on.
     let nested = format!("{}1{}", r#"{"a":"#.repeat(depth), "}".repeat(depth));
     let bad = GOOD_EVENT.replacen(r#""metadata":{"#, &format!(r#""metadata":{{"annotations":{nested},"#), 1);
     let list = format!(r#"{{"apiVersion":"v1","kind":"EventList","items":[{bad},{GOOD_EVENT}]}}"#);
     let items = collect(Decoder::from_str(&list));
     assert_eq!(items.len(), 2);
-    let text = error_text(&items[0]);
-    assert!(text.starts_with("document 1, items[0]") && text.contains("recursion limit"), "{text}");
-    assert!(items[1].is_ok());
-    // The same Event alone, and in a watch stream: a positioned error.
+    assert!(items.iter().all(|item| item.as_ref().is_ok_and(|r| r.reason == "FailedScheduling")), "{items:?}");
     let items = collect(Decoder::from_str(&bad));
-    assert!(error_text(&items[0]).contains("recursion limit"), "{items:?}");
+    assert_eq!(items[0].as_ref().unwrap().regarding.name.as_deref(), Some("llama-0"));
+    // Inside a watch envelope it is read as a whole value: a positioned error.
     let watch = format!("{{\"type\":\"ADDED\",\"object\":{bad}}}\n");
     let items = collect(Decoder::from_str(&watch));
     assert!(error_text(&items[0]).contains("recursion limit"), "{items:?}");

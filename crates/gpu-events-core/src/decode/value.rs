@@ -209,6 +209,14 @@ impl PendingItem {
                         record.regarding.kind.as_deref(),
                         record.type_.as_ref(),
                     );
+                    // And, as when it was built, the note's form where the reporter did not decide.
+                    if let Some(row) = crate::record::note_form_row(
+                        &record.reason,
+                        record.details.as_ref(),
+                        record.reporting_controller.as_deref(),
+                    ) {
+                        record.reason = crate::ReasonName::from(row);
+                    }
                     Some(record)
                 })
                 .map_err(|message| DecodeError::Item { location, message });

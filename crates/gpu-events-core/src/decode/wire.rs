@@ -12,8 +12,9 @@
 //! records read back, Lists, duplicate keys, a wrongly typed field it reads) returns `None` and
 //! the general path decides, with its error messages and field paths. Times are read with the
 //! k8s-openapi `Time`/`MicroTime` types, so they parse exactly as the general path parses them.
-//! Fields the record does not carry (labels, annotations, `managedFields`, ...) are not
-//! type-checked here.
+//! Fields the record does not carry (labels, annotations, `managedFields`, ...) are skipped
+//! without being type-checked, and without recursion: an Event whose annotations nest 100 000
+//! levels deep reads, where a whole-value parse stops at serde_json's recursion limit.
 
 use std::borrow::Cow;
 

@@ -45,7 +45,7 @@ pub(crate) struct RawEvent<'a> {
 /// Rows sharing a wire string (the gang reasons of TensorFusion's scheduler plugin and gang
 /// manager) that the reporter did not tell apart are told apart by the note's form: a
 /// `Waiting for gang members: 2/4 ready` note is the gang manager's, whoever reports it.
-fn note_form_row(reason: &ReasonName, details: Option<&Details>, reporter: Option<&str>) -> Option<Reason> {
+pub(crate) fn note_form_row(reason: &ReasonName, details: Option<&Details>, reporter: Option<&str>) -> Option<Reason> {
     let resolved = reason.reason()?;
     if reporter.is_some_and(|r| resolved.info().reported_by(r)) {
         return None;

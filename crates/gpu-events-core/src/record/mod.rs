@@ -8,7 +8,7 @@ mod note;
 
 pub use note::{NOTE_LIMIT, TRUNCATION_MARKER, truncate_note};
 
-pub(crate) use convert::RawEvent;
+pub(crate) use convert::{RawEvent, note_form_row};
 
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
