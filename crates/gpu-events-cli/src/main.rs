@@ -185,3 +185,8 @@ fn is_broken_pipe(err: &Error) -> bool {
         Error::Open { .. } | Error::Kube(_) | Error::Export(_) => false,
     }
 }
+
+// Records are built on decoding threads and dropped on the main one: glibc's arenas serialize
+// those cross-thread frees, mimalloc does not.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -191,7 +191,11 @@ pub struct Summary {
     records: u64,
     unrecognized: u64,
     by_reason: BTreeMap<String, u64>,
-    objects: std::collections::HashMap<ObjectKey, Vec<Reading>>,
+    /// Each object's readings, in the order objects were first seen.
+    objects: Vec<(ObjectKey, Vec<Reading>)>,
+    /// Hash of an object's (kind, namespace, name) to its places in `objects`: looked up with
+    /// the record's own strings, so only a new object allocates its key.
+    index: foldhash::HashMap<u64, Vec<usize>>,
 }
 
 /// The result of a [`Summary`]: `{"records": N, "byReason": {...}, "byCause": {...},
@@ -223,7 +227,20 @@ impl Summary {
                 self.by_reason.insert(record.reason.as_str().to_owned(), 1);
             }
         }
-        let readings = self.objects.entry(ObjectKey::of(record)).or_default();
+        let r = &record.regarding;
+        let (kind, namespace, name) = (r.kind.as_deref(), r.namespace.as_deref(), r.name.as_deref());
+        let hash = std::hash::BuildHasher::hash_one(&foldhash::fast::FixedState::default(), (kind, namespace, name));
+        let places = self.index.entry(hash).or_default();
+        let found = places.iter().copied().find(|&at| {
+            let key = &self.objects[at].0;
+            (key.kind.as_deref(), key.namespace.as_deref(), key.name.as_deref()) == (kind, namespace, name)
+        });
+        let at = found.unwrap_or_else(|| {
+            places.push(self.objects.len());
+            self.objects.push((ObjectKey::of(record), Vec::new()));
+            self.objects.len() - 1
+        });
+        let readings = &mut self.objects[at].1;
         let index = readings.len();
         readings.push(Reading::of(record, index));
     }

@@ -1,6 +1,5 @@
 //! Wire string (and reporting controller) to catalogue entry.
 
-use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::LazyLock;
 
@@ -10,12 +9,13 @@ use crate::EventType;
 /// Exact wire strings to their entries (more than one when reporters share a string), in order of
 /// precedence; family patterns kept aside with their fixed prefix and suffix.
 struct Index {
-    exact: HashMap<&'static str, Vec<Reason>>,
+    /// foldhash: the lookup runs once per event, and the keys are our own (no flooding).
+    exact: foldhash::HashMap<&'static str, Vec<Reason>>,
     families: Vec<(&'static str, &'static str, Reason)>,
 }
 
 static INDEX: LazyLock<Index> = LazyLock::new(|| {
-    let mut exact: HashMap<&'static str, Vec<Reason>> = HashMap::new();
+    let mut exact: foldhash::HashMap<&'static str, Vec<Reason>> = foldhash::HashMap::default();
     let mut families = Vec::new();
     for &reason in Reason::all() {
         let info = reason.info();
