@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Generate a 200 000-event `kubectl get events -o json` dump and compare, in the same run,
 # `gpu-events explain --summary -o json` with jq computing only the reason histogram.
-# Usage: scripts/large-input.sh [EVENTS] (default 200000). Needs python3, jq and GNU time.
+# Usage: scripts/large-input.sh [EVENTS] (default 200000; RUNS=3 runs of each, medians compared).
+# The dump is kept in $TMPDIR and reused (delete it to regenerate). Needs python3, jq, GNU time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 events="${1:-200000}"
 dump="${TMPDIR:-/tmp}/gpu-events-large-${events}.json"
 
+if [ ! -s "$dump" ]; then
 python3 - "$events" "$dump" <<'PY'
 import json, sys
 n, path = int(sys.argv[1]), sys.argv[2]
@@ -34,11 +36,28 @@ with open(path, "w") as out:
         out.write("        " + text.replace("\n", "\n        ") + (",\n" if i + 1 < n else "\n"))
     out.write('    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n')
 PY
+fi
 
 cargo build --release --quiet -p gpu-events-cli
 bin=target/release/gpu-events
 echo "dump: $dump ($(du -h "$dump" | cut -f1), $events events)"
-/usr/bin/time -f "gpu-events: %e s, peak RSS %M KiB" "$bin" explain "$dump" --summary -o json > /tmp/gpu-events-summary.json
-/usr/bin/time -f "jq:         %e s, peak RSS %M KiB" jq -c '[.items[].reason] | group_by(.) | map({(.[0]): length}) | add' "$dump" > /tmp/jq-summary.json
+# Each command three times, alternating, so both see the same machine; the median counts.
+runs="${RUNS:-3}"
+for i in $(seq "$runs"); do
+  /usr/bin/time -o /tmp/gpu-events-time.$i -f "%e %M" "$bin" explain "$dump" --summary -o json > /tmp/gpu-events-summary.json
+  /usr/bin/time -o /tmp/jq-time.$i -f "%e %M" jq -c '[.items[].reason] | group_by(.) | map({(.[0]): length}) | add' "$dump" > /tmp/jq-summary.json
+done
+python3 - "$runs" <<'PY'
+import statistics, sys
+runs = int(sys.argv[1])
+def read(name):
+    rows = [open(f"/tmp/{name}-time.{i}").read().split() for i in range(1, runs + 1)]
+    return [float(r[0]) for r in rows], max(int(r[1]) for r in rows)
+ours, ours_rss = read("gpu-events")
+jq, jq_rss = read("jq")
+print(f"gpu-events: runs {ours} s, median {statistics.median(ours):.2f} s, peak RSS {ours_rss / 1024:.1f} MB")
+print(f"jq:         runs {jq} s, median {statistics.median(jq):.2f} s, peak RSS {jq_rss / 1024:.1f} MB")
+print(f"ratio: {statistics.median(jq) / statistics.median(ours):.1f}x faster, {jq_rss / ours_rss:.0f}x less memory")
+PY
 echo "gpu-events byReason: $(python3 -c 'import json;print(json.load(open("/tmp/gpu-events-summary.json"))["byReason"])')"
 echo "jq         byReason: $(cat /tmp/jq-summary.json)"

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use chrono::{DateTime, Utc};
 use gpu_events_core::EventRecord;
 use gpu_events_core::decode::{DecodeError, Decoder};
-use gpu_events_core::diagnose::{Diagnosis, Summary, SummaryReport, diagnose};
+use gpu_events_core::diagnose::{Diagnosis, Summary, SummaryEntry, SummaryReport, diagnose};
 use gpu_events_core::record::Flag;
 
 use crate::table::Table;
@@ -46,7 +46,13 @@ pub fn run(input: Input<'_>, view: View, now: Option<DateTime<Utc>>, out: &mut i
             let now = now.unwrap_or_else(Utc::now);
             // A file is read whole, so JSON is decoded on every core (records stay in order).
             let threads = std::thread::available_parallelism().map_or(1, usize::from);
-            print(Decoder::from_reader(file).reference_time(now).parallel(threads), view, now, false, out)
+            let decoder = Decoder::from_reader(file).reference_time(now);
+            if view.mode == Mode::Summary {
+                // Each record is reduced to its summary entry where it was decoded.
+                let entries = decoder.parallel_map(threads, |item| item.map(SummaryEntry::of));
+                return summarize(entries, view, out);
+            }
+            print(decoder.parallel(threads), view, now, false, out)
         }
         // Piped input, unless the pipe is empty (`< /dev/null`, CI runners): then the sample.
         Input::Auto if !io::stdin().is_terminal() && has_input(&mut io::stdin().lock())? => {
@@ -133,8 +139,7 @@ fn print_with(
             Ok(record) => record,
             Err(err) => {
                 failed = true;
-                let level = if err.is_fatal() { "error" } else { "warning: skipped" };
-                eprintln!("gpu-events: {level}: {err}");
+                report(&err);
                 continue;
             }
         };
@@ -166,14 +171,7 @@ fn print_with(
         eprintln!("gpu-events: {unrecognized} note(s) did not match their reason's grammar (flag unrecognizedNote)");
     }
     match view.mode {
-        Mode::Summary => {
-            let report = summary.finish();
-            match view.output {
-                ExplainOutput::Json => writeln!(out, "{}", serde_json::to_string(&report)?)?,
-                ExplainOutput::Yaml => write_yaml(out, &report)?,
-                ExplainOutput::Table => summary_table(&report, out)?,
-            }
-        }
+        Mode::Summary => write_summary(&summary.finish(), view, out)?,
         Mode::Diagnose => {
             let mut diagnoses = diagnose(&records);
             adjust(&mut diagnoses);
@@ -198,6 +196,49 @@ fn print_with(
         Mode::Records => {}
     }
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+/// An item that could not be read, on stderr.
+fn report(err: &DecodeError) {
+    let level = if err.is_fatal() { "error" } else { "warning: skipped" };
+    eprintln!("gpu-events: {level}: {err}");
+}
+
+/// `--summary` from entries reduced on the decoding threads (see [`print_with`] for records).
+fn summarize(
+    entries: impl Iterator<Item = Result<SummaryEntry, DecodeError>>,
+    view: View,
+    out: &mut impl Write,
+) -> Result<ExitCode, Error> {
+    let mut failed = false;
+    let mut summary = Summary::default();
+    for entry in entries {
+        match entry {
+            Ok(entry) => summary.add_entry(entry),
+            Err(err) => {
+                failed = true;
+                report(&err);
+            }
+        }
+    }
+    let report = summary.finish();
+    if report.unrecognized > 0 {
+        eprintln!(
+            "gpu-events: {} note(s) did not match their reason's grammar (flag unrecognizedNote)",
+            report.unrecognized
+        );
+    }
+    write_summary(&report, view, out)?;
+    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+fn write_summary(report: &SummaryReport, view: View, out: &mut impl Write) -> Result<(), Error> {
+    match view.output {
+        ExplainOutput::Json => writeln!(out, "{}", serde_json::to_string(report)?)?,
+        ExplainOutput::Yaml => write_yaml(out, report)?,
+        ExplainOutput::Table => summary_table(report, out)?,
+    }
+    Ok(())
 }
 
 /// One YAML document per value, `---` separated, like `kubectl get -o yaml` streams.

@@ -244,6 +244,16 @@ fn diagnose_and_summary_of_the_sample() {
     assert_eq!(report["byReason"]["FailedScheduling"], 3);
     assert_eq!(report["byCause"]["device-plugin-unavailable"], 1, "gpu-pod");
     assert_eq!(report["byCause"]["cold-plug-failed"], 1, "the kata sandbox");
+
+    // A JSON file is summarized on the decoding threads: the same report.
+    let dir = std::env::temp_dir().join(format!("gpu-events-cli-summary-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("records.jsonl");
+    std::fs::write(&path, &run(&["explain", "--sample", "-o", "json"], None).stdout).unwrap();
+    let from_file = run(&["explain", path.to_str().unwrap(), "--summary", "-o", "json"], None);
+    assert!(from_file.status.success(), "{}", String::from_utf8_lossy(&from_file.stderr));
+    assert_eq!(json_lines(&from_file), vec![report]);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

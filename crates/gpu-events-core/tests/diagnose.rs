@@ -160,6 +160,40 @@ fn the_summary_counts_reasons_and_diagnosed_causes() {
     assert_eq!(report.by_cause["nvidia-runtime-missing"], 1);
     let json = serde_json::to_value(&report).unwrap();
     assert!(json["byReason"].is_object() && json["byCause"].is_object() && json["records"].is_u64());
+
+    // Entries taken apart from their records (as decoding threads do) count the same.
+    let mut from_entries = Summary::default();
+    for record in records {
+        from_entries.add_entry(gpu_events_core::diagnose::SummaryEntry::of(record));
+    }
+    assert_eq!(from_entries.finish(), report);
+}
+
+#[test]
+fn a_summary_from_parallel_entries_is_the_summary_of_the_records() {
+    use gpu_events_core::diagnose::{Summary, SummaryEntry};
+    // Every case text, as JSON Lines records: decoded on three threads, reduced there.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/cases");
+    let mut lines = String::new();
+    let mut expected = Summary::default();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let now = "2026-11-30T06:00:00Z".parse().unwrap();
+        for record in Decoder::from_str(case(&text)).reference_time(now).flatten() {
+            lines.push_str(&serde_json::to_string(&record).unwrap());
+            lines.push('\n');
+            expected.add(&record);
+        }
+    }
+    let input = std::io::Cursor::new(lines.repeat(20).into_bytes());
+    let mut summary = Summary::default();
+    for entry in Decoder::from_reader(input).parallel_map(3, |item| item.map(SummaryEntry::of)) {
+        summary.add_entry(entry.unwrap());
+    }
+    let (report, expected) = (summary.finish(), expected.finish());
+    assert_eq!(report.records, 20 * expected.records);
+    assert_eq!(report.by_cause, expected.by_cause, "the same objects, twenty times their events");
+    assert_eq!(report.by_reason.values().sum::<u64>(), report.records);
 }
 
 #[test]

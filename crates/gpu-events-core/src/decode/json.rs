@@ -359,6 +359,17 @@ pub(super) fn strip_position(err: &serde_json::Error) -> String {
     }
 }
 
+/// The bytes that change the scanner's state inside a container: quotes and brackets.
+static STRUCTURAL: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b'"' as usize] = true;
+    table[b'{' as usize] = true;
+    table[b'}' as usize] = true;
+    table[b'[' as usize] = true;
+    table[b']' as usize] = true;
+    table
+};
+
 /// Finds value boundaries in a byte stream and counts lines and columns.
 struct Scanner<R: BufRead> {
     reader: R,
@@ -509,6 +520,12 @@ impl<R: BufRead> Scanner<R> {
                         break;
                     }
                     i += 1;
+                    continue;
+                }
+                if !STRUCTURAL[usize::from(byte)] {
+                    // Between tokens of a container (indentation, keys' colons, numbers):
+                    // skip to the next quote or bracket in one tight loop.
+                    i += buf[i..].iter().position(|b| STRUCTURAL[usize::from(*b)]).unwrap_or(buf.len() - i);
                     continue;
                 }
                 match byte {

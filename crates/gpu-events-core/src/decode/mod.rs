@@ -44,7 +44,7 @@ use chrono::{DateTime, Utc};
 
 pub use detect::Format;
 pub use error::{DecodeError, ItemLocation};
-pub use parallel::Parallel;
+pub use parallel::{Parallel, ParallelMap};
 pub use pod::pod_status_record;
 
 use crate::EventRecord;

@@ -43,33 +43,40 @@ impl From<JsonPiece> for Work {
     }
 }
 
-/// A batch's records, in order, and whether decoding ends with it.
-struct Done {
+/// What a decoder yields, before the caller's mapping.
+type Item = Result<EventRecord, DecodeError>;
+
+/// A batch's results (mapped), in order, and whether decoding ends with it.
+struct Done<T> {
     seq: u64,
-    results: Vec<Result<EventRecord, DecodeError>>,
+    results: Vec<T>,
     /// A fatal error ends the input: nothing after this batch is yielded.
     fatal: bool,
     /// The reader's last batch.
     last: bool,
 }
 
-/// The iterator of [`Decoder::parallel`].
-pub struct Parallel<R: BufRead> {
-    inner: Inner<R>,
+/// The iterator of [`Decoder::parallel`]: what the decoder yields.
+pub type Parallel<R> = ParallelMap<R, Item, fn(Item) -> Item>;
+
+/// The iterator of [`Decoder::parallel_map`]: what the decoder yields, mapped on the workers.
+pub struct ParallelMap<R: BufRead, T, F> {
+    inner: Inner<R, T, F>,
 }
 
-enum Inner<R: BufRead> {
-    /// Text, YAML, one thread, or a decoder already pulled from.
-    Sequential(Decoder<R>),
-    Threads(Threads),
+enum Inner<R: BufRead, T, F> {
+    /// Text, YAML, one thread, or a decoder already pulled from: mapped on the calling thread.
+    Sequential(Decoder<R>, F),
+    Threads(Threads<T>),
 }
 
-struct Threads {
-    results: Receiver<Done>,
+struct Threads<T> {
+    results: Receiver<Done<T>>,
     next_seq: u64,
-    waiting: BTreeMap<u64, Done>,
-    current: VecDeque<Result<EventRecord, DecodeError>>,
+    waiting: BTreeMap<u64, Done<T>>,
+    current: VecDeque<T>,
     finished: bool,
+    map: Arc<dyn Fn(Item) -> T + Send + Sync>,
 }
 
 impl<R: BufRead + Send + 'static> Decoder<R> {
@@ -78,30 +85,53 @@ impl<R: BufRead + Send + 'static> Decoder<R> {
     /// `kubectl get events -o json` dump); text and YAML inputs, `threads <= 1`, and a decoder
     /// already pulled from decode on the calling thread.
     pub fn parallel(self, threads: usize) -> Parallel<R> {
+        self.parallel_map(threads, std::convert::identity)
+    }
+
+    /// [`Decoder::parallel`], with each result passed through `map` on the worker that decoded
+    /// it: e.g. reduce a record to what the caller keeps (`diagnose::SummaryEntry::of`), so
+    /// the record is dropped on the thread that built it. Results come in input order.
+    pub fn parallel_map<T, F>(self, threads: usize, map: F) -> ParallelMap<R, T, F>
+    where
+        T: Send + 'static,
+        F: Fn(Item) -> T + Send + Sync + 'static,
+    {
         let untouched = self.pending.is_empty() && self.ready.is_empty() && self.document_index == 0;
         match self.documents {
             Documents::Json(docs) if threads > 1 && untouched && !docs.started() => {
-                Parallel { inner: Inner::Threads(Threads::start(docs, threads)) }
+                ParallelMap { inner: Inner::Threads(Threads::start(docs, threads, Arc::new(map))) }
             }
-            documents => Parallel { inner: Inner::Sequential(Decoder { documents, ..self }) },
+            documents => ParallelMap { inner: Inner::Sequential(Decoder { documents, ..self }, map) },
         }
     }
 }
 
-impl Threads {
-    fn start<R: BufRead + Send + 'static>(mut docs: JsonDocuments<R>, threads: usize) -> Self {
+impl<T: Send + 'static> Threads<T> {
+    fn start<R: BufRead + Send + 'static>(
+        mut docs: JsonDocuments<R>,
+        threads: usize,
+        map: Arc<dyn Fn(Item) -> T + Send + Sync>,
+    ) -> Self {
         // The reader hands items over as text; parsing them is the workers' job.
         docs.in_place = false;
         let (work_tx, work_rx) = sync_channel::<(u64, Vec<Work>, bool)>(threads * 2);
-        let (done_tx, done_rx) = sync_channel::<Done>(threads * 2);
+        let (done_tx, done_rx) = sync_channel::<Done<T>>(threads * 2);
         std::thread::spawn(move || read(docs, work_tx));
         let work_rx = Arc::new(Mutex::new(work_rx));
         for _ in 0..threads {
             let work_rx = Arc::clone(&work_rx);
             let done_tx = done_tx.clone();
-            std::thread::spawn(move || work(&work_rx, &done_tx));
+            let map = Arc::clone(&map);
+            std::thread::spawn(move || work(&work_rx, &done_tx, &*map));
         }
-        Threads { results: done_rx, next_seq: 0, waiting: BTreeMap::new(), current: VecDeque::new(), finished: false }
+        Threads {
+            results: done_rx,
+            next_seq: 0,
+            waiting: BTreeMap::new(),
+            current: VecDeque::new(),
+            finished: false,
+            map,
+        }
     }
 }
 
@@ -136,7 +166,7 @@ fn read<R: BufRead>(mut docs: JsonDocuments<R>, work: SyncSender<(u64, Vec<Work>
 }
 
 /// A worker thread: batches of pieces into records, until the reader or the consumer is gone.
-fn work(work: &Mutex<Receiver<(u64, Vec<Work>, bool)>>, done: &SyncSender<Done>) {
+fn work<T>(work: &Mutex<Receiver<(u64, Vec<Work>, bool)>>, done: &SyncSender<Done<T>>, map: &dyn Fn(Item) -> T) {
     loop {
         // A poisoned lock means another worker panicked; this one stops too, and the
         // consumer reports the missing batch.
@@ -146,6 +176,7 @@ fn work(work: &Mutex<Receiver<(u64, Vec<Work>, bool)>>, done: &SyncSender<Done>)
         };
         let Ok((seq, batch, last)) = next else { return };
         let (results, fatal) = convert(batch);
+        let results = results.into_iter().map(map).collect();
         if done.send(Done { seq, results, fatal, last }).is_err() {
             return;
         }
@@ -185,8 +216,8 @@ fn convert(batch: Vec<Work>) -> (Vec<Result<EventRecord, DecodeError>>, bool) {
     (results, false)
 }
 
-impl Iterator for Threads {
-    type Item = Result<EventRecord, DecodeError>;
+impl<T> Iterator for Threads<T> {
+    type Item = T;
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
@@ -209,21 +240,21 @@ impl Iterator for Threads {
                 Err(_) => {
                     // Every worker is gone before the last batch came: a thread died.
                     self.finished = true;
-                    return Some(Err(DecodeError::Io(std::io::Error::other(
-                        "a decoding thread stopped before the end of the input",
-                    ))));
+                    let err =
+                        DecodeError::Io(std::io::Error::other("a decoding thread stopped before the end of the input"));
+                    return Some((self.map)(Err(err)));
                 }
             }
         }
     }
 }
 
-impl<R: BufRead> Iterator for Parallel<R> {
-    type Item = Result<EventRecord, DecodeError>;
+impl<R: BufRead, T, F: Fn(Item) -> T> Iterator for ParallelMap<R, T, F> {
+    type Item = T;
 
     fn next(&mut self) -> Option<Self::Item> {
         match &mut self.inner {
-            Inner::Sequential(decoder) => decoder.next(),
+            Inner::Sequential(decoder, map) => decoder.next().map(&*map),
             Inner::Threads(threads) => threads.next(),
         }
     }

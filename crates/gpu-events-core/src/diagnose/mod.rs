@@ -214,35 +214,86 @@ pub struct SummaryReport {
     pub unrecognized: u64,
 }
 
+/// One record's share of a [`Summary`], taken apart from it: built where the record is (a
+/// decoding thread, see `Decoder::parallel_map`), so the record is dropped there and only this
+/// small value travels. Add it with [`Summary::add_entry`], in input order.
+#[derive(Debug)]
+pub struct SummaryEntry {
+    reason: crate::ReasonName,
+    unrecognized: bool,
+    object: ObjectKey,
+    reading: Reading,
+}
+
+impl SummaryEntry {
+    /// The entry of one record (its reason, object and reading; the rest is dropped).
+    pub fn of(record: EventRecord) -> SummaryEntry {
+        let reading = Reading::of(&record, 0);
+        let unrecognized = record.has_flag(crate::record::Flag::UnrecognizedNote);
+        let r = record.regarding;
+        SummaryEntry {
+            reason: record.reason,
+            unrecognized,
+            object: ObjectKey { kind: r.kind, namespace: r.namespace, name: r.name },
+            reading,
+        }
+    }
+}
+
 impl Summary {
     /// Count one record.
     pub fn add(&mut self, record: &EventRecord) {
+        self.count(record.reason.as_str(), record.has_flag(crate::record::Flag::UnrecognizedNote));
+        let (hash, found) = self.find(&record.regarding.kind, &record.regarding.namespace, &record.regarding.name);
+        let at = found.unwrap_or_else(|| self.new_object(hash, ObjectKey::of(record)));
+        self.push_reading(at, Reading::of(record, 0));
+    }
+
+    /// Count one record from its [`SummaryEntry`]; the same as [`Summary::add`] of the record.
+    pub fn add_entry(&mut self, entry: SummaryEntry) {
+        let SummaryEntry { reason, unrecognized, object, reading } = entry;
+        self.count(reason.as_str(), unrecognized);
+        let (hash, found) = self.find(&object.kind, &object.namespace, &object.name);
+        let at = found.unwrap_or_else(|| self.new_object(hash, object));
+        self.push_reading(at, reading);
+    }
+
+    fn count(&mut self, reason: &str, unrecognized: bool) {
         self.records += 1;
-        if record.has_flag(crate::record::Flag::UnrecognizedNote) {
+        if unrecognized {
             self.unrecognized += 1;
         }
-        match self.by_reason.get_mut(record.reason.as_str()) {
+        match self.by_reason.get_mut(reason) {
             Some(count) => *count += 1,
             None => {
-                self.by_reason.insert(record.reason.as_str().to_owned(), 1);
+                self.by_reason.insert(reason.to_owned(), 1);
             }
         }
-        let r = &record.regarding;
-        let (kind, namespace, name) = (r.kind.as_deref(), r.namespace.as_deref(), r.name.as_deref());
-        let hash = std::hash::BuildHasher::hash_one(&foldhash::fast::FixedState::default(), (kind, namespace, name));
-        let places = self.index.entry(hash).or_default();
-        let found = places.iter().copied().find(|&at| {
-            let key = &self.objects[at].0;
-            (key.kind.as_deref(), key.namespace.as_deref(), key.name.as_deref()) == (kind, namespace, name)
+    }
+
+    /// The object's hash and its place, when it was seen before.
+    fn find(&self, kind: &Option<String>, namespace: &Option<String>, name: &Option<String>) -> (u64, Option<usize>) {
+        let object = (kind.as_deref(), namespace.as_deref(), name.as_deref());
+        let hash = std::hash::BuildHasher::hash_one(&foldhash::fast::FixedState::default(), object);
+        let found = self.index.get(&hash).and_then(|places| {
+            places.iter().copied().find(|&at| {
+                let key = &self.objects[at].0;
+                (key.kind.as_deref(), key.namespace.as_deref(), key.name.as_deref()) == object
+            })
         });
-        let at = found.unwrap_or_else(|| {
-            places.push(self.objects.len());
-            self.objects.push((ObjectKey::of(record), Vec::new()));
-            self.objects.len() - 1
-        });
+        (hash, found)
+    }
+
+    fn new_object(&mut self, hash: u64, key: ObjectKey) -> usize {
+        self.index.entry(hash).or_default().push(self.objects.len());
+        self.objects.push((key, Vec::new()));
+        self.objects.len() - 1
+    }
+
+    fn push_reading(&mut self, at: usize, mut reading: Reading) {
         let readings = &mut self.objects[at].1;
-        let index = readings.len();
-        readings.push(Reading::of(record, index));
+        reading.index = readings.len();
+        readings.push(reading);
     }
 
     /// The counts, with each object diagnosed.
