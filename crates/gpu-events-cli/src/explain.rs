@@ -44,8 +44,10 @@ pub fn run(input: Input<'_>, view: View, now: Option<DateTime<Utc>>, out: &mut i
             }
             let file = File::open(path).map_err(|source| Error::Open { path: path.to_owned(), source })?;
             let now = now.unwrap_or_else(Utc::now);
-            // A file is read whole, so JSON is decoded on every core (records stay in order).
-            let threads = std::thread::available_parallelism().map_or(1, usize::from);
+            // A file is read whole, so JSON is decoded on worker threads (records stay in
+            // order) when there are cores for them besides the reader and this thread; with
+            // fewer, one thread parsing in place is as fast and uses half the CPU (BENCHMARKS.md).
+            let threads = std::thread::available_parallelism().map_or(1, usize::from).saturating_sub(2);
             let decoder = Decoder::from_reader(file).reference_time(now);
             if view.mode == Mode::Summary {
                 // Each record is reduced to its summary entry where it was decoded.
@@ -212,7 +214,13 @@ fn summarize(
 ) -> Result<ExitCode, Error> {
     let mut failed = false;
     let mut summary = Summary::default();
+    let progress = io::stderr().is_terminal();
+    let mut read = 0u64;
     for entry in entries {
+        read += 1;
+        if progress && read.is_multiple_of(PROGRESS_EVERY) {
+            eprint!("\rgpu-events: {read} events read…");
+        }
         match entry {
             Ok(entry) => summary.add_entry(entry),
             Err(err) => {
@@ -220,6 +228,9 @@ fn summarize(
                 report(&err);
             }
         }
+    }
+    if progress && read >= PROGRESS_EVERY {
+        eprint!("\r\x1b[2K");
     }
     let report = summary.finish();
     if report.unrecognized > 0 {

@@ -10,6 +10,12 @@
 //!   `"Event occurred"` lines, e2e event dumps. Relative ages are resolved against
 //!   [`Decoder::reference_time`] (default: now) and flagged `approximateTime`.
 //!
+//! Speed: a plain Event is read straight into the fields the record keeps, in place from the
+//! read buffer (no `serde_json::Value`, no k8s-openapi copy); anything else takes the general
+//! path through the k8s-openapi types, with the same result. [`Decoder::parallel`] and
+//! [`Decoder::parallel_map`] decode JSON on worker threads, in input order. Figures and how to
+//! reproduce them: `BENCHMARKS.md`.
+//!
 //! [`Decoder`] is an iterator of `Result<EventRecord, DecodeError>`. A bad item (wrong field type,
 //! not an Event) yields an [`DecodeError::Item`] and decoding goes on; malformed JSON or YAML
 //! yields one error with line and column and ends the iteration. Nothing panics.
