@@ -197,12 +197,18 @@ pub(crate) fn run(args: ExportArgs) -> Result<ExitCode, String> {
     // Warnings and errors (failed lists, sinks, checkpoints) on stderr; RUST_LOG refines it.
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,gpu_events_export=info"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi).try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
     runtime.block_on(async move {
-        let client = kube::Client::try_default()
+        let mut config = kube::Config::infer()
             .await
             .map_err(|e| format!("reading the cluster (kubeconfig from KUBECONFIG or ~/.kube/config): {e}"))?;
+        // The exporter retries with its own backoff and must see each 429/5xx at once: kube's
+        // default policy retries them for minutes (a checkpoint ahead of the server answers
+        // 504 ResourceVersionTooLarge, which then went unnoticed while /healthz said ok).
+        config.default_retry = false;
+        let client = kube::Client::try_from(config).map_err(|e| format!("building the cluster client: {e}"))?;
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let signal = stop.clone();
         tokio::spawn(async move {

@@ -489,3 +489,19 @@ fn a_parallel_decoder_dropped_early_stops_its_threads() {
     let again = Decoder::from_reader(std::io::Cursor::new(mixed_list(10).into_bytes())).parallel(2).count();
     assert_eq!(again, 10);
 }
+
+/// Found by a new-user review: the blank lines and spaces before the first document were not
+/// counted in error positions.
+#[test]
+fn positions_count_the_blank_lines_before_the_first_document() {
+    let errors = decode("\n\n\n\n  {\"apiVersion\": \"v1\" \"kind\": \"Event\"}\n");
+    let [Err(DecodeError::Json { line, column, .. })] = errors.as_slice() else { panic!("{errors:?}") };
+    assert_eq!((*line, *column), (5, 23));
+    let list = format!("\n\n{{\"kind\": \"List\", \"items\": [\n{CORE_EVENT},\n{{\"reason\": tru}}\n]}}\n");
+    let errors: Vec<String> = decode(&list).into_iter().filter_map(Result::err).map(|e| e.to_string()).collect();
+    let core_lines = CORE_EVENT.lines().count();
+    assert!(errors[0].contains(&format!("line {}", 4 + core_lines)), "{errors:?}");
+    let errors = decode("\n\n\na: [\n");
+    let [Err(DecodeError::Yaml { line, .. })] = errors.as_slice() else { panic!("{errors:?}") };
+    assert_eq!(*line, Some(5), "{errors:?}");
+}

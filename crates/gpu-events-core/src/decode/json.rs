@@ -75,9 +75,10 @@ pub(super) struct JsonDocuments<R: BufRead> {
 }
 
 impl<R: BufRead> JsonDocuments<R> {
-    pub(super) fn new(reader: R) -> Self {
+    /// Documents from `reader`, whose next byte is at `line`, `column` of the input.
+    pub(super) fn new(reader: R, line: usize, column: usize) -> Self {
         JsonDocuments {
-            scanner: Scanner { reader, line: 1, column: 1, recording: None },
+            scanner: Scanner { reader, line, column, recording: None },
             state: State::TopLevel,
             document: 0,
             in_place: true,

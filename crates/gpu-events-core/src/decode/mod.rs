@@ -104,11 +104,21 @@ impl<R: Read> Decoder<BufReader<R>> {
 impl<R: BufRead> Decoder<R> {
     fn new(mut reader: R) -> Self {
         let (format, documents) = match detect::detect(&mut reader) {
-            Ok(Format::Json) => (Format::Json, Documents::Json(json::JsonDocuments::new(reader))),
-            Ok(Format::Empty) => (Format::Empty, Documents::Done),
-            Ok(_) => match read_text(reader) {
+            Ok((Format::Json, start)) => {
+                (Format::Json, Documents::Json(json::JsonDocuments::new(reader, start.line, start.column)))
+            }
+            Ok((Format::Empty, _)) => (Format::Empty, Documents::Done),
+            Ok((_, start)) => match read_text(reader) {
                 Ok(text) if text::looks_like_text(&text) => (Format::Text, Documents::Text(text)),
-                Ok(text) => (Format::Yaml, Documents::Yaml(yaml::YamlDocuments::parse(&text))),
+                Ok(text) => {
+                    // The skipped blank lines and spaces, back in front, so YAML positions count them.
+                    let text = if start.line > 1 || start.column > 1 {
+                        format!("{}{}{text}", "\n".repeat(start.line - 1), " ".repeat(start.column - 1))
+                    } else {
+                        text
+                    };
+                    (Format::Yaml, Documents::Yaml(yaml::YamlDocuments::parse(&text)))
+                }
                 Err(err) => (Format::Yaml, Documents::failed(err)),
             },
             Err(err) => (Format::Empty, Documents::failed(err)),
