@@ -187,10 +187,14 @@ async fn a_state_file_from_another_server_is_caught_at_start() {
     for i in 100..103 {
         second.insert(event(i, 1)).unwrap();
     }
-    let exporter = start(&dir, free_port());
+    let port = free_port();
+    let exporter = start(&dir, port);
     // Within wait_for's 20 s, not after minutes of client-side retries.
     let records = wait_for(&dir, 33).await;
     assert!(records[30..].iter().all(|r| r["regarding"]["name"].as_str().unwrap() >= "trainer-100"), "{records:#?}");
+    let metrics = get_when_up(port, "/metrics").await;
+    let ahead = r#"gpu_events_export_checkpoints_ahead_total{cluster="gpu-lab",api="events.k8s.io/v1"} 1"#;
+    assert!(metrics.contains(ahead), "{metrics}");
     stop(exporter);
     std::fs::remove_dir_all(&dir).unwrap();
 }

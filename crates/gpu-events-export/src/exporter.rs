@@ -405,6 +405,7 @@ impl Pipeline {
                 tracing::warn!(%state, api = api.as_str(), %resource_version, %why,
                     "the state file's resourceVersion is newer than the API server's (a restored volume, or a state file from another cluster?); re-listing, events may have been missed");
                 self.stats.checkpoints_ahead.fetch_add(1, Ordering::Relaxed);
+                self.metrics.checkpoint_ahead(api);
             }
             Observed::Failed { api, .. } => {
                 self.last_failure = Some(now);

@@ -14,6 +14,7 @@
 //! | `watch_restarts_total` | counter | `api` | watches that ended and were restarted |
 //! | `relists_total` | counter | `api` | full re-lists (410 Gone, a watch closed at once) |
 //! | `gaps_suspected_total` | counter | `api` | events that may have been missed |
+//! | `checkpoints_ahead_total` | counter | `api` | starts from a state file newer than the API server (restored volume, another cluster) |
 //! | `sink_queue_depth` | gauge | `sink` | records waiting in the sink's queue |
 //! | `sink_failures_total` | counter | `sink` | failed send attempts |
 //! | `sink_dropped_total` | counter | `sink` | records the sink gave up on |
@@ -193,6 +194,7 @@ pub struct Metrics {
     watch_errors: Family<ApiLabels, Counter>,
     relists: Family<ApiLabels, Counter>,
     gaps: Family<ApiLabels, Counter>,
+    checkpoints_ahead: Family<ApiLabels, Counter>,
     queue_depth: Family<SinkLabels, Gauge>,
     sink_failures: Family<SinkLabels, Counter>,
     sink_dropped: Family<SinkLabels, Counter>,
@@ -222,6 +224,7 @@ impl Metrics {
             watch_errors: Family::default(),
             relists: Family::default(),
             gaps: Family::default(),
+            checkpoints_ahead: Family::default(),
             queue_depth: Family::default(),
             sink_failures: Family::default(),
             sink_dropped: Family::default(),
@@ -255,6 +258,11 @@ impl Metrics {
             metrics.relists.clone(),
         );
         registry.register("gaps_suspected", "Events that may have been missed", metrics.gaps.clone());
+        registry.register(
+            "checkpoints_ahead",
+            "Starts from a state file whose resourceVersion is newer than the API server's",
+            metrics.checkpoints_ahead.clone(),
+        );
         registry.register("sink_queue_depth", "Records waiting in a sink's queue", metrics.queue_depth.clone());
         registry.register("sink_failures", "Failed send attempts, per sink", metrics.sink_failures.clone());
         registry.register(
@@ -327,6 +335,11 @@ impl Metrics {
     /// Count a re-list on `api`.
     pub fn relisted(&self, api: EventApi) {
         self.relists.get_or_create(&ApiLabels { api: api.as_str() }).inc();
+    }
+
+    /// Count a start from a checkpoint newer than the API server on `api`.
+    pub fn checkpoint_ahead(&self, api: EventApi) {
+        self.checkpoints_ahead.get_or_create(&ApiLabels { api: api.as_str() }).inc();
     }
 
     /// Count `count` events possibly missed on `api`.
@@ -558,6 +571,7 @@ mod tests {
         metrics.watch_restarted(EventApi::EventsV1);
         metrics.relisted(EventApi::CoreV1);
         metrics.gaps_suspected(EventApi::CoreV1, 7);
+        metrics.checkpoint_ahead(EventApi::EventsV1);
         metrics.set_queue_depth("webhook", 12);
         metrics.set_queue_depth("webhook", 3);
         metrics.sink_failed("webhook");
@@ -587,6 +601,7 @@ mod tests {
             [
                 r#"gpu_events_export_alerts_total{rule="gpu-starved",state="firing"} 2"#,
                 r#"gpu_events_export_alerts_total{rule="gpu-starved",state="resolved"} 1"#,
+                r#"gpu_events_export_checkpoints_ahead_total{api="events.k8s.io/v1"} 1"#,
                 "gpu_events_export_dedupe_marks 120",
                 "gpu_events_export_duplicates_suppressed_total 4",
                 r#"gpu_events_export_gaps_suspected_total{api="v1"} 7"#,
