@@ -45,8 +45,8 @@ pub(super) struct RawItem {
     pub(super) document: usize,
     /// 0-based index in the array.
     pub(super) index: usize,
-    /// `apiVersion` of the enclosing List, when it came before `items`.
-    pub(super) list_api_version: Option<String>,
+    /// The Event API the enclosing List's `apiVersion` names, when it came before `items`.
+    pub(super) list_api: Option<Api>,
     /// The element was larger than [`MAX_ITEM_BYTES`] and was skipped.
     pub(super) oversized: bool,
 }
@@ -60,7 +60,8 @@ enum State {
     Items {
         index: usize,
         in_object: bool,
-        list_api_version: Option<String>,
+        /// The Event API of the List's `apiVersion`, read once for all its items.
+        list_api: Option<Api>,
     },
     Done,
 }
@@ -113,14 +114,15 @@ impl<R: BufRead> JsonDocuments<R> {
                     match first {
                         b'[' => {
                             self.scanner.bump();
-                            self.state = State::Items { index: 0, in_object: false, list_api_version: None };
+                            self.state = State::Items { index: 0, in_object: false, list_api: None };
                         }
                         b'{' if let Some(record) = self.in_place(None) => {
                             return Some(Ok(JsonPiece::Record(record)));
                         }
                         b'{' => match self.object_head() {
                             Ok(Head::List { list_api_version }) => {
-                                self.state = State::Items { index: 0, in_object: true, list_api_version };
+                                let list_api = list_api_version.as_deref().and_then(api_of_version);
+                                self.state = State::Items { index: 0, in_object: true, list_api };
                             }
                             Ok(Head::Document(raw)) => return Some(Ok(JsonPiece::Object(raw))),
                             Err(err) => return Some(Err(err)),
@@ -139,7 +141,8 @@ impl<R: BufRead> JsonDocuments<R> {
                         }
                     }
                 }
-                State::Items { index, in_object, list_api_version } => {
+                State::Items { index, in_object, list_api } => {
+                    let list_api = *list_api;
                     match self.scanner.skip_whitespace() {
                         Ok(Some(b']')) => {
                             self.scanner.bump();
@@ -165,14 +168,13 @@ impl<R: BufRead> JsonDocuments<R> {
                     if let Err(err) = self.scanner.skip_whitespace() {
                         return Some(Err(err));
                     }
-                    let list_api = list_api_version.as_deref().and_then(api_of_version);
                     if let Some(record) = self.in_place(list_api) {
                         if let State::Items { index, .. } = &mut self.state {
                             *index += 1;
                         }
                         return Some(Ok(JsonPiece::Record(record)));
                     }
-                    let State::Items { index, list_api_version, .. } = &mut self.state else { unreachable!() };
+                    let State::Items { index, .. } = &mut self.state else { unreachable!() };
                     let (line, column) = (self.scanner.line, self.scanner.column);
                     let mut bytes = Vec::new();
                     let oversized = match self.scanner.copy_value(&mut bytes) {
@@ -180,15 +182,8 @@ impl<R: BufRead> JsonDocuments<R> {
                         Err(DecodeError::Item { .. }) => true,
                         Err(err) => return Some(Err(err)),
                     };
-                    let item = RawItem {
-                        bytes,
-                        line,
-                        column,
-                        document: self.document,
-                        index: *index,
-                        list_api_version: list_api_version.clone(),
-                        oversized,
-                    };
+                    let item =
+                        RawItem { bytes, line, column, document: self.document, index: *index, list_api, oversized };
                     *index += 1;
                     return Some(Ok(JsonPiece::Item(item)));
                 }

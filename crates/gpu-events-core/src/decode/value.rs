@@ -38,7 +38,7 @@ impl PendingItem {
     /// item's error and the next items still come.
     pub(super) fn raw(item: RawItem) -> Self {
         let location = ItemLocation { document: item.document, item: Some(item.index), line: None, name: None };
-        let list_api = item.list_api_version.as_deref().and_then(api_of_version);
+        let list_api = item.list_api;
         if item.oversized {
             return PendingItem {
                 invalid: Some(format!("item larger than {MAX_ITEM_BYTES} bytes skipped (line {})", item.line)),

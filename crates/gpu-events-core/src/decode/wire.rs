@@ -234,20 +234,11 @@ fn text<'s>(s: &'s Str<'_>) -> Option<&'s str> {
     str_of(s).filter(|s| !s.is_empty())
 }
 
-fn owned(s: &Str<'_>) -> Option<String> {
-    text(s).map(str::to_owned)
-}
-
 impl WireReference<'_> {
     fn reference(&self) -> ObjectReference {
-        ObjectReference {
-            kind: owned(&self.kind),
-            api_version: owned(&self.api_version),
-            namespace: owned(&self.namespace),
-            name: owned(&self.name),
-            uid: owned(&self.uid),
-            field_path: owned(&self.field_path),
-        }
+        ObjectReference::from_fields(
+            [&self.kind, &self.api_version, &self.namespace, &self.name, &self.uid, &self.field_path].map(str_of),
+        )
     }
 }
 

@@ -59,19 +59,20 @@ fn non_empty(s: &Option<String>) -> Option<&str> {
     s.as_deref().filter(|s| !s.is_empty())
 }
 
-fn owned(s: &Option<String>) -> Option<String> {
-    non_empty(s).map(str::to_owned)
+impl ObjectReference {
+    /// A reference from its fields as received, in the order kind, apiVersion, namespace, name,
+    /// uid, fieldPath; empty strings are `None` (the rule for every input).
+    pub(crate) fn from_fields(fields: [Option<&str>; 6]) -> Self {
+        let [kind, api_version, namespace, name, uid, field_path] =
+            fields.map(|f| f.filter(|f| !f.is_empty()).map(str::to_owned));
+        ObjectReference { kind, api_version, namespace, name, uid, field_path }
+    }
 }
 
 fn object_reference(r: &core::ObjectReference) -> ObjectReference {
-    ObjectReference {
-        kind: owned(&r.kind),
-        api_version: owned(&r.api_version),
-        namespace: owned(&r.namespace),
-        name: owned(&r.name),
-        uid: owned(&r.uid),
-        field_path: owned(&r.field_path),
-    }
+    ObjectReference::from_fields(
+        [&r.kind, &r.api_version, &r.namespace, &r.name, &r.uid, &r.field_path].map(|f| f.as_deref()),
+    )
 }
 
 impl RawEvent<'_> {
