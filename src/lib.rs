@@ -11,3 +11,8 @@ pub use gpu_events_core as core;
 /// `recorder`.
 #[cfg(feature = "recorder")]
 pub use gpu_events_recorder as recorder;
+
+/// The exporter: watch, deduplicate, redact, route, sinks, metrics and alerts
+/// (`gpu-events-export`, on kube and tokio). Feature `export`.
+#[cfg(feature = "export")]
+pub use gpu_events_export as export;
