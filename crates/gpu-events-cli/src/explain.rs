@@ -19,6 +19,13 @@ const PROGRESS_EVERY: u64 = 20_000;
 
 /// The bundled sample dump, compiled into the binary.
 const SAMPLE: &str = include_str!("../sample/events.yaml");
+
+/// What `explain` says when run on a terminal with no FILE and nothing piped in.
+const USAGE_HINT: &str = "gpu-events explain: nothing to read. Give it events:
+  kubectl get events -A -o json > events.json && gpu-events explain events.json
+  kubectl describe pod NAME | gpu-events explain - --diagnose
+  gpu-events explain pod/NAME -n NAMESPACE --diagnose     (live, from your kubeconfig's cluster)
+  gpu-events explain --sample                             (the bundled sample)";
 /// The sample's clock: a little after its newest event, so LAST SEEN reads as on the day.
 const SAMPLE_NOW: &str = "2026-11-30T06:05:00Z";
 
@@ -55,6 +62,11 @@ pub fn run(input: Input<'_>, view: View, now: Option<DateTime<Utc>>, out: &mut i
                 return summarize(entries, view, out);
             }
             print(decoder.parallel(threads), view, now, false, out)
+        }
+        // Nothing to read on a terminal: say how to give input instead of printing a demo.
+        Input::Auto if io::stdin().is_terminal() => {
+            eprintln!("{USAGE_HINT}");
+            Ok(ExitCode::from(2))
         }
         // Piped input, unless the pipe is empty (`< /dev/null`, CI runners): then the sample.
         Input::Auto if !io::stdin().is_terminal() && has_input(&mut io::stdin().lock())? => {

@@ -192,18 +192,16 @@ fn options(args: ExportArgs) -> Result<(ExporterOptions, Election, Option<String
 }
 
 /// Runs until Ctrl-C or SIGTERM.
-pub(crate) fn run(args: ExportArgs) -> Result<ExitCode, String> {
+pub(crate) fn run(args: ExportArgs, cluster: &crate::cluster::ClusterArgs) -> Result<ExitCode, String> {
     let (options, election, lease_namespace) = options(args)?;
     // Warnings and errors (failed lists, sinks, checkpoints) on stderr; RUST_LOG refines it.
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,gpu_events_export=info"));
-    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let ansi = crate::table::colour_stderr();
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi).try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
     runtime.block_on(async move {
-        let mut config = kube::Config::infer()
-            .await
-            .map_err(|e| format!("reading the cluster (kubeconfig from KUBECONFIG or ~/.kube/config): {e}"))?;
+        let mut config = cluster.config().await?;
         // The exporter retries with its own backoff and must see each 429/5xx at once: kube's
         // default policy retries them for minutes (a checkpoint ahead of the server answers
         // 504 ResourceVersionTooLarge, which then went unnoticed while /healthz said ok).

@@ -19,6 +19,8 @@ pub struct Target {
     pub name: Option<String>,
     /// `None` for all namespaces (`-A`).
     pub namespace: Option<String>,
+    /// Which cluster (`--kubeconfig`, `--context`, `--request-timeout`).
+    pub cluster: crate::cluster::ClusterArgs,
 }
 
 /// Whether a positional argument names an object (`pod/NAME`) rather than a file.
@@ -93,7 +95,8 @@ impl PodStatus {
 /// through both APIs is kept once, from events.k8s.io/v1), and the Pod's status when the target
 /// is a Pod.
 pub async fn fetch(target: &Target) -> Result<(Vec<EventRecord>, Option<PodStatus>), Error> {
-    let client = Client::try_default().await.map_err(Error::Kube)?;
+    let config = target.cluster.config().await.map_err(Error::Cluster)?;
+    let client = Client::try_from(config).map_err(Error::Kube)?;
     let namespace = match (&target.namespace, target.name.is_some()) {
         (Some(ns), _) => Some(ns.clone()),
         (None, true) => Some(client.default_namespace().to_owned()),

@@ -2,6 +2,7 @@
 //! the record schema. Also installable as the kubectl plugin `kubectl-gpu_events`.
 
 mod age;
+mod cluster;
 mod explain;
 mod export;
 mod live;
@@ -13,7 +14,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use chrono::{DateTime, Utc};
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 /// Typed Kubernetes events for GPU platforms.
 #[derive(Parser, Debug)]
@@ -21,6 +22,24 @@ use clap::{Parser, Subcommand, ValueEnum};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    cluster: cluster::ClusterArgs,
+    /// When to colour the output: `auto` colours a terminal unless `NO_COLOR` is set.
+    #[arg(long, global = true, value_enum, default_value_t = table::ColorChoice::Auto)]
+    color: table::ColorChoice,
+}
+
+/// The name the command is known by: run as the kubectl plugin (`kubectl-gpu_events`, which
+/// kubectl runs for `kubectl gpu-events`), its usage says so.
+fn command_name(argv0: Option<&std::ffi::OsStr>) -> &'static str {
+    let file = argv0.map(std::path::Path::new).and_then(|p| p.file_stem()).and_then(|s| s.to_str());
+    if file == Some("kubectl-gpu_events") { "kubectl gpu-events" } else { "gpu-events" }
+}
+
+/// The clap command under the name it was run by.
+fn cli_command() -> clap::Command {
+    let name = command_name(std::env::args_os().next().as_deref());
+    Cli::command().bin_name(name).name(name)
 }
 
 #[derive(Subcommand, Debug)]
@@ -75,6 +94,15 @@ enum Command {
     },
     /// Print the JSON Schema of the event record (the `-o json` output of `explain`).
     Schema,
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to standard output.
+    ///
+    /// e.g. `gpu-events completions bash > ~/.local/share/bash-completion/completions/gpu-events`.
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) to standard output: `gpu-events man > gpu-events.1`.
+    Man,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -113,7 +141,12 @@ fn parse_time(s: &str) -> Result<DateTime<Utc>, String> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::from_arg_matches(&cli_command().get_matches()) {
+        Ok(cli) => cli,
+        Err(err) => err.exit(),
+    };
+    table::set_color(cli.color);
+    let cluster = cli.cluster;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match cli.command {
@@ -128,7 +161,8 @@ fn main() -> ExitCode {
             let object = file.as_deref().filter(|p| !p.exists()).and_then(|p| p.to_str()).and_then(live::parse_object);
             if object.is_some() || (file.is_none() && (namespace.is_some() || all_namespaces)) {
                 let (kind, name) = object.map_or((None, None), |(k, n)| (Some(k), Some(n)));
-                let target = live::Target { kind, name, namespace: if all_namespaces { None } else { namespace } };
+                let namespace = if all_namespaces { None } else { namespace };
+                let target = live::Target { kind, name, namespace, cluster };
                 explain::run_live(&target, view, now, &mut out)
             } else {
                 let input = match (&file, sample) {
@@ -140,9 +174,18 @@ fn main() -> ExitCode {
             }
         }
 
-        Command::Export(args) => export::run(*args).map_err(Error::Export),
+        Command::Export(args) => export::run(*args, &cluster).map_err(Error::Export),
         Command::Reasons { output } => reasons::run(output, &mut out),
         Command::Schema => print_schema(&mut out),
+        Command::Completions { shell } => {
+            let mut command = cli_command();
+            let name = command.get_name().to_owned();
+            clap_complete::generate(shell, &mut command, name, &mut out);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man => {
+            clap_mangen::Man::new(cli_command()).render(&mut out).map(|()| ExitCode::SUCCESS).map_err(Error::from)
+        }
     };
     let result = result.and_then(|status| out.flush().map(|()| status).map_err(Error::from));
     match result {
@@ -172,8 +215,10 @@ enum Error {
     Json(#[from] serde_json::Error),
     #[error("cannot open {path}: {source}")]
     Open { path: PathBuf, source: io::Error },
-    #[error("reading the cluster (kubeconfig from KUBECONFIG or ~/.kube/config): {0}")]
+    #[error("reading the cluster: {0}")]
     Kube(kube::Error),
+    #[error("{0}")]
+    Cluster(String),
     #[error("export: {0}")]
     Export(String),
 }
@@ -182,7 +227,25 @@ fn is_broken_pipe(err: &Error) -> bool {
     match err {
         Error::Io(err) => err.kind() == io::ErrorKind::BrokenPipe,
         Error::Json(err) => err.io_error_kind() == Some(io::ErrorKind::BrokenPipe),
-        Error::Open { .. } | Error::Kube(_) | Error::Export(_) => false,
+        Error::Open { .. } | Error::Kube(_) | Error::Cluster(_) | Error::Export(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_plugin_names_itself_as_kubectl_runs_it() {
+        assert_eq!(command_name(Some("/usr/local/bin/kubectl-gpu_events".as_ref())), "kubectl gpu-events");
+        assert_eq!(command_name(Some("kubectl-gpu_events.exe".as_ref())), "kubectl gpu-events");
+        assert_eq!(command_name(Some("/usr/bin/gpu-events".as_ref())), "gpu-events");
+        assert_eq!(command_name(None), "gpu-events");
+    }
+
+    #[test]
+    fn the_clap_definition_is_consistent() {
+        Cli::command().debug_assert();
     }
 }
 

@@ -2,13 +2,46 @@
 //! optional colour (styles go around the text, padding stays plain, so columns line up).
 
 use std::io::{self, IsTerminal, Write};
+use std::sync::OnceLock;
 
 use anstyle::{AnsiColor, Style};
 
-/// Whether to colour standard output: a terminal, and `NO_COLOR` unset or empty
-/// (<https://no-color.org>).
+/// `--color`: when to colour what the command prints (tables on stdout, logs on stderr).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless `NO_COLOR` is set to something (<https://no-color.org>).
+    #[default]
+    Auto,
+    /// Always, even into a pipe or file.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// The choice of this run, set once by `main` before anything is printed.
+static COLOR: OnceLock<ColorChoice> = OnceLock::new();
+
+/// Record the `--color` choice of this run (the first call wins).
+pub fn set_color(choice: ColorChoice) {
+    let _ = COLOR.set(choice);
+}
+
+fn colour(terminal: bool) -> bool {
+    match COLOR.get().copied().unwrap_or_default() {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    }
+}
+
+/// Whether to colour standard output (see [`ColorChoice`]).
 pub fn colour_stdout() -> bool {
-    io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+    colour(io::stdout().is_terminal())
+}
+
+/// Whether to colour standard error, where logs go (see [`ColorChoice`]).
+pub fn colour_stderr() -> bool {
+    colour(io::stderr().is_terminal())
 }
 
 /// The style of a cell: Warning types in yellow, the header bold.

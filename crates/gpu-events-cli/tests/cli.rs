@@ -334,3 +334,63 @@ fn explain_on_hostile_input_says_what_went_wrong() {
     assert!(stderr.contains("error: malformed YAML at line 2, column 135: recursion limit exceeded"), "{stderr}");
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[test]
+fn completions_and_man_page_come_from_the_clap_definitions() {
+    for shell in ["bash", "zsh", "fish"] {
+        let output = run(&["completions", shell], None);
+        assert!(output.status.success(), "{shell}: {}", String::from_utf8_lossy(&output.stderr));
+        let script = stdout(&output);
+        for word in ["explain", "export", "diagnose", "kubeconfig", "request-timeout", "color"] {
+            assert!(script.contains(word), "{shell} completion lacks {word}");
+        }
+    }
+    let man = stdout(&run(&["man"], None));
+    assert!(man.starts_with(".ie") && man.contains(".TH gpu-events 1"), "{}", &man[..man.len().min(200)]);
+    assert!(man.contains("explain") && man.contains("completions"), "the man page lists the subcommands");
+}
+
+#[test]
+fn run_as_the_kubectl_plugin_its_usage_says_kubectl_gpu_events() {
+    let dir = std::env::temp_dir().join(format!("gpu-events-plugin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let plugin = dir.join("kubectl-gpu_events");
+    let _ = std::fs::remove_file(&plugin);
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_gpu-events"), &plugin).unwrap();
+    let output = Command::new(&plugin).arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&output.stdout);
+    assert!(help.contains("Usage: kubectl gpu-events [OPTIONS] <COMMAND>"), "{help}");
+    let output = Command::new(&plugin).args(["explain", "--no-such-flag"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&output.stderr).contains("Usage: kubectl gpu-events explain"));
+    let output = Command::new(env!("CARGO_BIN_EXE_gpu-events")).arg("--help").output().unwrap();
+    assert!(String::from_utf8_lossy(&output.stdout).contains("Usage: gpu-events [OPTIONS] <COMMAND>"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn color_flag_and_no_color() {
+    // `--color always` colours even into a pipe; `never` and the default into a pipe do not.
+    let always = stdout(&run(&["explain", "--sample", "--color", "always"], None));
+    assert!(always.contains("\x1b["), "coloured: {always}");
+    let never = stdout(&run(&["explain", "--sample", "--color", "never"], None));
+    assert!(!never.contains('\x1b'));
+    let auto = stdout(&run(&["explain", "--sample"], None));
+    assert!(!auto.contains('\x1b'), "a pipe is not a terminal");
+    let bad = run(&["explain", "--sample", "--color", "sometimes"], None);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("[possible values: auto, always, never]"));
+}
+
+/// `script` (util-linux) gives the command a terminal for stdin, as a person typing it has.
+#[test]
+fn explain_on_a_terminal_with_nothing_piped_prints_a_usage_hint() {
+    if Command::new("script").arg("--version").output().is_err() {
+        panic!("this test needs `script` from util-linux (Debian: bsdutils) to give the command a terminal");
+    }
+    let command = format!("{} explain", env!("CARGO_BIN_EXE_gpu-events"));
+    let output = Command::new("script").args(["-qec", &command, "/dev/null"]).stdin(Stdio::null()).output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(2), "{text}");
+    assert!(text.contains("nothing to read") && text.contains("--sample"), "{text}");
+    assert!(!text.contains("GangWaitingForMembers"), "no demo output: {text}");
+}

@@ -137,6 +137,56 @@ async fn an_unreachable_cluster_is_a_clear_error() {
     assert!(stderr.contains("reading the cluster"), "{stderr}");
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn kubeconfig_and_context_flags_choose_the_cluster_as_kubectl_does() {
+    let (server, dir) = seeded().await;
+    // The current context points at nothing; `--context live` at the seeded server.
+    let config = format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: dead\n  cluster:\n    server: http://127.0.0.1:9\n- name: live\n  cluster:\n    server: {url}\n\
+         contexts:\n- name: dead\n  context:\n    cluster: dead\n    user: u\n- name: live\n  context:\n    cluster: live\n    user: u\n    namespace: ml\n\
+         current-context: dead\nusers:\n- name: u\n  user: {{}}\n",
+        url = server.url()
+    );
+    let path = dir.path().join("two-contexts");
+    std::fs::write(&path, config).unwrap();
+    let flag = path.to_str().unwrap().to_owned();
+    let output = tokio::task::spawn_blocking(move || {
+        // KUBECONFIG names a file that does not exist: the flag wins over it, as in kubectl.
+        run(
+            std::path::Path::new("/nonexistent/kubeconfig"),
+            &[
+                "explain",
+                "pod/train-0",
+                "-o",
+                "json",
+                "--kubeconfig",
+                &flag,
+                "--context",
+                "live",
+                "--request-timeout",
+                "10s",
+            ],
+        )
+    })
+    .await
+    .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(lines(&output).len(), 2, "the two events of train-0, read in the context's namespace");
+
+    let missing = path.to_str().unwrap().to_owned();
+    let output = tokio::task::spawn_blocking(move || {
+        run(
+            std::path::Path::new("/nonexistent/kubeconfig"),
+            &["explain", "pod/x", "--kubeconfig", &missing, "--context", "nope"],
+        )
+    })
+    .await
+    .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("nope") && stderr.contains("two-contexts"), "names the context and the file: {stderr}");
+}
+
 /// A temporary directory removed on drop (std only).
 mod tempdir {
     pub struct Dir(std::path::PathBuf);
