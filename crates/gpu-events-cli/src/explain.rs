@@ -12,7 +12,7 @@ use gpu_events_core::diagnose::{Diagnosis, Summary, SummaryEntry, SummaryReport,
 use gpu_events_core::record::Flag;
 
 use crate::table::Table;
-use crate::{Error, ExplainOutput, Mode, View, age, live};
+use crate::{Error, ExplainOutput, Mode, View, age, live, output};
 
 /// Progress on a terminal every this many events.
 const PROGRESS_EVERY: u64 = 20_000;
@@ -74,7 +74,7 @@ pub fn run(input: Input<'_>, view: View, now: Option<DateTime<Utc>>, out: &mut i
         }
         Input::Auto | Input::Sample => {
             let now = now.unwrap_or_else(|| SAMPLE_NOW.parse().expect("SAMPLE_NOW is RFC 3339"));
-            if view.output == ExplainOutput::Table && view.mode == Mode::Records {
+            if view.output.is_table() && view.mode == Mode::Records && !view.no_headers {
                 writeln!(out, "# bundled sample (no FILE given, nothing piped in); LAST SEEN is relative to {now}")?;
             } else {
                 eprintln!("gpu-events: reading the bundled sample (no FILE given, nothing piped in)");
@@ -141,6 +141,8 @@ fn print_with(
     let mut records = Vec::new();
     let mut summary = Summary::default();
     let mut unrecognized = 0usize;
+    // `-o name` of events the input did not name (pasted tables, klog lines).
+    let mut unnamed = 0usize;
     let progress = io::stderr().is_terminal();
     let mut read = 0u64;
     for item in decoder {
@@ -160,21 +162,25 @@ fn print_with(
         if record.has_flag(Flag::UnrecognizedNote) {
             unrecognized += 1;
         }
-        match view {
-            View { mode: Mode::Summary, .. } => summary.add(&record),
-            View { mode: Mode::Records, output: ExplainOutput::Json } => {
+        match (view.mode, view.output) {
+            (Mode::Summary, _) => summary.add(&record),
+            // Streams are written as they are read; every other form needs the whole input.
+            (Mode::Records, ExplainOutput::Jsonl) => {
                 serde_json::to_writer(&mut *out, &record)?;
                 writeln!(out)?;
                 if live {
                     out.flush()?;
                 }
             }
-            View { mode: Mode::Records, output: ExplainOutput::Yaml } => {
-                write_yaml(out, &record)?;
-                if live {
-                    out.flush()?;
+            (Mode::Records, ExplainOutput::Name) => match output::event_name(&record) {
+                Some(name) => {
+                    writeln!(out, "{name}")?;
+                    if live {
+                        out.flush()?;
+                    }
                 }
-            }
+                None => unnamed += 1,
+            },
             _ => records.push(record),
         }
     }
@@ -192,22 +198,48 @@ fn print_with(
             if diagnoses.is_empty() {
                 eprintln!("gpu-events: no object with Warning events or a stuck signal");
             }
-            for diagnosis in &diagnoses {
-                match view.output {
-                    ExplainOutput::Json => writeln!(out, "{}", serde_json::to_string(diagnosis)?)?,
-                    ExplainOutput::Yaml => write_yaml(out, diagnosis)?,
-                    ExplainOutput::Table => diagnosis_block(diagnosis, now, out)?,
+            match view.output {
+                ExplainOutput::Json => output::write_json_list(out, &diagnoses)?,
+                ExplainOutput::Yaml => output::write_yaml_list(out, &diagnoses)?,
+                ExplainOutput::Jsonl => {
+                    for diagnosis in &diagnoses {
+                        writeln!(out, "{}", serde_json::to_string(diagnosis)?)?;
+                    }
+                }
+                ExplainOutput::Name => {
+                    for diagnosis in &diagnoses {
+                        match output::object_name(diagnosis) {
+                            Some(name) => writeln!(out, "{name}")?,
+                            None => unnamed += 1,
+                        }
+                    }
+                }
+                ExplainOutput::Table | ExplainOutput::Wide => {
+                    for diagnosis in &diagnoses {
+                        diagnosis_block(diagnosis, now, out)?;
+                    }
                 }
             }
         }
-        Mode::Records if view.output == ExplainOutput::Table => {
-            if records.is_empty() {
+        Mode::Records => match view.output {
+            ExplainOutput::Json => output::write_json_list(out, &records)?,
+            ExplainOutput::Yaml => output::write_yaml_list(out, &records)?,
+            ExplainOutput::Table | ExplainOutput::Wide if records.is_empty() => {
                 eprintln!("gpu-events: no events found");
-            } else {
-                table(&mut records, now).coloured(crate::table::colour_stdout()).write(out)?;
             }
-        }
-        Mode::Records => {}
+            ExplainOutput::Table | ExplainOutput::Wide => {
+                let wide = view.output == ExplainOutput::Wide;
+                table(&mut records, now, wide)
+                    .headers(!view.no_headers)
+                    .coloured(crate::table::colour_stdout())
+                    .write(out)?;
+            }
+            ExplainOutput::Jsonl | ExplainOutput::Name => {}
+        },
+    }
+    if unnamed > 0 {
+        let what = if view.mode == Mode::Diagnose { "object(s)" } else { "event(s)" };
+        eprintln!("gpu-events: -o name: {unnamed} {what} not named in the input, left out");
     }
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
@@ -257,23 +289,22 @@ fn summarize(
 
 fn write_summary(report: &SummaryReport, view: View, out: &mut impl Write) -> Result<(), Error> {
     match view.output {
-        ExplainOutput::Json => writeln!(out, "{}", serde_json::to_string(report)?)?,
-        ExplainOutput::Yaml => write_yaml(out, report)?,
-        ExplainOutput::Table => summary_table(report, out)?,
+        ExplainOutput::Json => {
+            serde_json::to_writer_pretty(&mut *out, report)?;
+            writeln!(out)?;
+        }
+        ExplainOutput::Jsonl => writeln!(out, "{}", serde_json::to_string(report)?)?,
+        ExplainOutput::Yaml => output::write_yaml(out, report)?,
+        ExplainOutput::Table | ExplainOutput::Wide => summary_table(report, !view.no_headers, out)?,
+        // `main` refuses `--summary -o name` before reading.
+        ExplainOutput::Name => unreachable!("--summary -o name is refused by main"),
     }
     Ok(())
 }
 
-/// One YAML document per value, `---` separated, like `kubectl get -o yaml` streams.
-fn write_yaml(out: &mut impl Write, value: &impl serde::Serialize) -> Result<(), Error> {
-    let text = serde_yaml_ng::to_string(value).map_err(|err| Error::Io(io::Error::other(err)))?;
-    write!(out, "---\n{text}")?;
-    Ok(())
-}
-
-fn summary_table(report: &SummaryReport, out: &mut impl Write) -> Result<(), Error> {
+fn summary_table(report: &SummaryReport, headers: bool, out: &mut impl Write) -> Result<(), Error> {
     writeln!(out, "{} records, {} with an unrecognized note\n", report.records, report.unrecognized)?;
-    let mut reasons = Table::new(vec!["REASON", "COUNT"]);
+    let mut reasons = Table::new(vec!["REASON", "COUNT"]).headers(headers);
     let mut by_count: Vec<_> = report.by_reason.iter().collect();
     by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     for (reason, count) in by_count {
@@ -282,7 +313,7 @@ fn summary_table(report: &SummaryReport, out: &mut impl Write) -> Result<(), Err
     reasons.write(out)?;
     if !report.by_cause.is_empty() {
         writeln!(out)?;
-        let mut causes = Table::new(vec!["CAUSE", "OBJECTS"]);
+        let mut causes = Table::new(vec!["CAUSE", "OBJECTS"]).headers(headers);
         for (cause, count) in &report.by_cause {
             causes.push(vec![cause.clone(), count.to_string()]);
         }
@@ -328,24 +359,46 @@ fn phase_name(d: &Diagnosis) -> String {
 }
 
 /// kubectl `get events` columns, oldest first like `kubectl events`; NAMESPACE when the input
-/// spans several namespaces.
-fn table(records: &mut [EventRecord], now: DateTime<Utc>) -> Table {
+/// spans several namespaces. Wide (`-o wide`, as `kubectl get events -o wide`) always has
+/// NAMESPACE and adds FIRST SEEN, COUNT and SOURCE (reportingController, reportingInstance).
+fn table(records: &mut [EventRecord], now: DateTime<Utc>, wide: bool) -> Table {
     records.sort_by_key(|r| r.last_timestamp);
     let first_namespace = records.first().and_then(|r| r.regarding.namespace.clone());
-    let namespaces = records.iter().any(|r| r.regarding.namespace != first_namespace);
+    let namespaces = wide || records.iter().any(|r| r.regarding.namespace != first_namespace);
     let mut header = vec!["LAST SEEN", "TYPE", "REASON", "OBJECT", "GROUP", "MESSAGE"];
+    if wide {
+        header.extend(["SOURCE", "FIRST SEEN", "COUNT"]);
+    }
     if namespaces {
         header.insert(0, "NAMESPACE");
     }
     let mut table = Table::new(header);
     for record in records.iter() {
         let mut row = row(record, now);
+        if wide {
+            // The count is its own column here, not a `(xN)` suffix.
+            if record.count > 1 {
+                row[5] = record.note.clone();
+            }
+            row.push(source(record));
+            row.push(record.first_timestamp.map_or_else(|| "<unknown>".to_owned(), |at| age::human(now - at)));
+            row.push(record.count.to_string());
+        }
         if namespaces {
             row.insert(0, record.regarding.namespace.clone().unwrap_or_default());
         }
         table.push(row.into_iter().map(|cell| clean(&cell)).collect());
     }
     table
+}
+
+/// kubectl's SOURCE column: `reportingController, reportingInstance`, or the one that is known.
+fn source(record: &EventRecord) -> String {
+    match (record.reporting_controller.as_deref(), record.reporting_instance.as_deref()) {
+        (Some(controller), Some(instance)) => format!("{controller}, {instance}"),
+        (Some(one), None) | (None, Some(one)) => one.to_owned(),
+        (None, None) => String::new(),
+    }
 }
 
 /// Control characters (newlines, ESC, tabs) would break rows or reach the terminal raw.

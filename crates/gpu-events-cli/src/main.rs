@@ -6,6 +6,7 @@ mod cluster;
 mod explain;
 mod export;
 mod live;
+mod output;
 mod reasons;
 mod table;
 
@@ -66,10 +67,13 @@ enum Command {
         /// Read the bundled sample dump (compiled into the binary), whatever stdin is.
         #[arg(long)]
         sample: bool,
-        /// Output format: a kubectl-style table, JSON Lines (one record, diagnosis or summary per
-        /// line), or a YAML stream (`---` between documents).
+        /// Output format, as kubectl's `-o`: `json` and `yaml` print one `List` document, `jsonl`
+        /// one record (or diagnosis) per line as it is read (for `-w` streams).
         #[arg(short, long, value_enum, default_value_t = ExplainOutput::Table)]
         output: ExplainOutput,
+        /// Leave out the header row of tables (`-o table`, `-o wide`), as kubectl's `--no-headers`.
+        #[arg(long)]
+        no_headers: bool,
         /// Group the events by object and say, for each stuck one, its phase, the most likely
         /// cause (a stable id such as `insufficient-gpu`), the evidence and the next steps.
         #[arg(long, conflicts_with = "summary")]
@@ -105,11 +109,28 @@ enum Command {
     Man,
 }
 
+/// `explain -o`: kubectl's output names, plus `jsonl` for streams.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum ExplainOutput {
+    /// kubectl `get events` columns (the default).
     Table,
+    /// The table with FIRST SEEN, COUNT, NAMESPACE and the reporting controller/instance.
+    Wide,
+    /// `event/NAME` per event the input names (with `--diagnose`: `kind/name` per object).
+    Name,
+    /// One JSON document: a `List` of records (or diagnoses); `--summary` prints its object.
     Json,
+    /// The same document as YAML.
     Yaml,
+    /// JSON Lines: one record (or diagnosis) per line, written as it is read.
+    Jsonl,
+}
+
+impl ExplainOutput {
+    /// Whether this format is a table (where `--no-headers` applies).
+    fn is_table(self) -> bool {
+        matches!(self, ExplainOutput::Table | ExplainOutput::Wide)
+    }
 }
 
 /// What `explain` prints.
@@ -125,6 +146,8 @@ enum Mode {
 struct View {
     mode: Mode,
     output: ExplainOutput,
+    /// `--no-headers`.
+    no_headers: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -150,13 +173,21 @@ fn main() -> ExitCode {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match cli.command {
-        Command::Explain { file, sample, output, diagnose, summary, now, namespace, all_namespaces } => {
+        Command::Explain { file, sample, output, no_headers, diagnose, summary, now, namespace, all_namespaces } => {
             let mode = match (diagnose, summary) {
                 (true, _) => Mode::Diagnose,
                 (_, true) => Mode::Summary,
                 _ => Mode::Records,
             };
-            let view = View { mode, output };
+            if mode == Mode::Summary && output == ExplainOutput::Name {
+                cli_command()
+                    .error(
+                        clap::error::ErrorKind::ArgumentConflict,
+                        "-o name lists events or, with --diagnose, objects; --summary has neither",
+                    )
+                    .exit();
+            }
+            let view = View { mode, output, no_headers };
             // An argument that is no file but reads `kind/name` is an object in the cluster.
             let object = file.as_deref().filter(|p| !p.exists()).and_then(|p| p.to_str()).and_then(live::parse_object);
             if object.is_some() || (file.is_none() && (namespace.is_some() || all_namespaces)) {

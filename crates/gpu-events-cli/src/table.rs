@@ -60,11 +60,18 @@ pub struct Table {
     header: Vec<&'static str>,
     rows: Vec<Vec<String>>,
     colour: bool,
+    headers: bool,
 }
 
 impl Table {
     pub fn new(header: Vec<&'static str>) -> Self {
-        Table { header, rows: Vec::new(), colour: false }
+        Table { header, rows: Vec::new(), colour: false, headers: true }
+    }
+
+    /// Print the header row (the default), or not (`--no-headers`).
+    pub fn headers(mut self, headers: bool) -> Self {
+        self.headers = headers;
+        self
     }
 
     /// Colour the output (see [`colour_stdout`]).
@@ -86,7 +93,8 @@ impl Table {
             }
         }
         let header: Vec<String> = self.header.iter().map(|h| (*h).to_owned()).collect();
-        for (index, row) in std::iter::once(&header).chain(&self.rows).enumerate() {
+        let skip = usize::from(!self.headers);
+        for (index, row) in std::iter::once(&header).chain(&self.rows).enumerate().skip(skip) {
             let mut line = String::new();
             for (i, cell) in row.iter().enumerate() {
                 let styled = if self.colour {

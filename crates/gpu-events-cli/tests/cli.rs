@@ -48,8 +48,8 @@ fn explain_without_input_shows_the_bundled_sample() {
 fn explain_json_prints_one_record_per_event_for_json_and_yaml_alike() {
     let sample: serde_json::Value = serde_yaml_ng::from_str(SAMPLE).unwrap();
     let as_json = serde_json::to_string(&sample).unwrap();
-    let from_json = run(&["explain", "-", "-o", "json"], Some(&as_json));
-    let from_yaml = run(&["explain", "-", "-o", "json"], Some(SAMPLE));
+    let from_json = run(&["explain", "-", "-o", "jsonl"], Some(&as_json));
+    let from_yaml = run(&["explain", "-", "-o", "jsonl"], Some(SAMPLE));
     assert!(from_json.status.success() && from_yaml.status.success());
     let records = json_lines(&from_json);
     assert_eq!(records, json_lines(&from_yaml));
@@ -91,7 +91,7 @@ fn explain_reads_a_file_and_reports_bad_items_with_exit_status_one() {
             {"apiVersion":"v1","kind":"Event","reason":"Pulled","count":"x","involvedObject":{"kind":"Pod","name":"b"}}]}"#,
     )
     .unwrap();
-    let output = run(&["explain", path.to_str().unwrap(), "-o", "json"], None);
+    let output = run(&["explain", path.to_str().unwrap(), "-o", "jsonl"], None);
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(json_lines(&output).len(), 1);
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -185,7 +185,7 @@ fn schema_describes_the_record_contract() {
 #[test]
 fn a_pasted_describe_output_reads_from_stdin() {
     let paste = include_str!("../../../tests/fixtures/cases/047-xpk-kueue-admission-pending-tpu.txt");
-    let output = run(&["explain", "-", "-o", "json", "--now", "2026-11-30T06:00:00Z"], Some(paste));
+    let output = run(&["explain", "-", "-o", "jsonl", "--now", "2026-11-30T06:00:00Z"], Some(paste));
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let records = json_lines(&output);
     assert_eq!(records.len(), 2);
@@ -224,7 +224,7 @@ fn control_characters_never_reach_the_table() {
 
 #[test]
 fn diagnose_and_summary_of_the_sample() {
-    let output = run(&["explain", "--sample", "--diagnose", "-o", "json"], None);
+    let output = run(&["explain", "--sample", "--diagnose", "-o", "jsonl"], None);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let diagnoses = json_lines(&output);
     let gpu_pod = diagnoses.iter().find(|d| d["object"]["name"] == "gpu-pod").unwrap();
@@ -238,7 +238,7 @@ fn diagnose_and_summary_of_the_sample() {
     let table = stdout(&run(&["explain", "--sample", "--diagnose"], None));
     assert!(table.contains("pod/gpu-pod -n default: Failed — device-plugin-unavailable"), "{table}");
 
-    let summary = run(&["explain", "--sample", "--summary", "-o", "json"], None);
+    let summary = run(&["explain", "--sample", "--summary", "-o", "jsonl"], None);
     let [report]: [serde_json::Value; 1] = json_lines(&summary).try_into().unwrap();
     assert_eq!(report["records"], 26);
     assert_eq!(report["byReason"]["FailedScheduling"], 3);
@@ -249,19 +249,73 @@ fn diagnose_and_summary_of_the_sample() {
     let dir = std::env::temp_dir().join(format!("gpu-events-cli-summary-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("records.jsonl");
-    std::fs::write(&path, &run(&["explain", "--sample", "-o", "json"], None).stdout).unwrap();
-    let from_file = run(&["explain", path.to_str().unwrap(), "--summary", "-o", "json"], None);
+    std::fs::write(&path, &run(&["explain", "--sample", "-o", "jsonl"], None).stdout).unwrap();
+    let from_file = run(&["explain", path.to_str().unwrap(), "--summary", "-o", "jsonl"], None);
     assert!(from_file.status.success(), "{}", String::from_utf8_lossy(&from_file.stderr));
     assert_eq!(json_lines(&from_file), vec![report]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
+fn json_is_one_list_document_as_kubectl_prints_and_reads_back() {
+    let list = run(&["explain", "--sample", "-o", "json"], None);
+    assert!(list.status.success(), "{}", String::from_utf8_lossy(&list.stderr));
+    let value: serde_json::Value = serde_json::from_slice(&list.stdout).expect("one JSON document");
+    assert_eq!((value["apiVersion"].as_str(), value["kind"].as_str()), (Some("v1"), Some("List")));
+    let lines = json_lines(&run(&["explain", "--sample", "-o", "jsonl"], None));
+    assert_eq!(lines.len(), 26);
+    // The table's order (oldest first) is the List's; JSON Lines keep the input's order.
+    let mut items = value["items"].as_array().unwrap().clone();
+    let key = |r: &serde_json::Value| r.to_string();
+    items.sort_by_key(key);
+    let mut sorted = lines.clone();
+    sorted.sort_by_key(key);
+    assert_eq!(items, sorted);
+    let back = json_lines(&run(&["explain", "-", "-o", "jsonl"], Some(&stdout(&list))));
+    let mut back_sorted = back.clone();
+    back_sorted.sort_by_key(key);
+    assert_eq!(back_sorted, sorted, "a List of records reads back as the same records");
+
+    let diagnoses: serde_json::Value =
+        serde_json::from_slice(&run(&["explain", "--sample", "--diagnose", "-o", "json"], None).stdout).unwrap();
+    assert_eq!(diagnoses["kind"], "List");
+    assert!(diagnoses["items"].as_array().unwrap().iter().any(|d| d["object"]["name"] == "gpu-pod"));
+}
+
+#[test]
+fn wide_name_and_no_headers_follow_kubectl() {
+    let wide = stdout(&run(&["explain", "--sample", "-o", "wide", "--no-headers"], None));
+    let table = stdout(&run(&["explain", "--sample", "-o", "wide"], None));
+    let header = table.lines().find(|l| !l.starts_with('#')).unwrap();
+    let columns: Vec<&str> = header.split("   ").map(str::trim).filter(|c| !c.is_empty()).collect();
+    assert_eq!(
+        columns,
+        ["NAMESPACE", "LAST SEEN", "TYPE", "REASON", "OBJECT", "GROUP", "MESSAGE", "SOURCE", "FIRST SEEN", "COUNT"]
+    );
+    assert_eq!(wide.lines().count(), 26, "no header, no comment line: {wide}");
+    assert!(!wide.contains("LAST SEEN") && !wide.starts_with('#'));
+    // COUNT is its own column in wide, not an `(xN)` suffix of the message.
+    assert!(!wide.contains("(x"), "{wide}");
+
+    let names = stdout(&run(&["explain", "--sample", "-o", "name"], None));
+    assert!(!names.is_empty());
+    for line in names.lines() {
+        assert!(line.starts_with("event/") || line.starts_with("event.events.k8s.io/"), "{line}");
+    }
+    let objects = stdout(&run(&["explain", "--sample", "--diagnose", "-o", "name"], None));
+    assert!(objects.lines().any(|l| l == "pod/gpu-pod"), "{objects}");
+
+    let refused = run(&["explain", "--sample", "--summary", "-o", "name"], None);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("-o name"));
+}
+
+#[test]
 fn yaml_output_reads_back_as_the_same_records() {
     let yaml = stdout(&run(&["explain", "--sample", "-o", "yaml"], None));
-    assert!(yaml.starts_with("---\n"));
-    let json = json_lines(&run(&["explain", "--sample", "-o", "json"], None));
-    let back = json_lines(&run(&["explain", "-", "-o", "json"], Some(&yaml)));
+    assert!(yaml.starts_with("apiVersion: v1\nkind: List\n"), "{}", &yaml[..80]);
+    let json = json_lines(&run(&["explain", "--sample", "-o", "jsonl"], None));
+    let back = json_lines(&run(&["explain", "-", "-o", "jsonl"], Some(&yaml)));
     assert_eq!(back, json, "records written as YAML read back unchanged");
 }
 
@@ -294,7 +348,7 @@ fn explain_on_hostile_input_says_what_went_wrong() {
     let explain = |name: &str, bytes: &[u8]| {
         let path = dir.join(name);
         std::fs::write(&path, bytes).unwrap();
-        let output = run(&["explain", path.to_str().unwrap(), "-o", "json"], None);
+        let output = run(&["explain", path.to_str().unwrap(), "-o", "jsonl"], None);
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
         (output, stderr)
     };

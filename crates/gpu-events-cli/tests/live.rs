@@ -67,8 +67,9 @@ async fn seeded() -> (ApiServer, tempdir::Dir) {
 async fn explain_an_object_live_reads_both_apis_once_each() {
     let (server, dir) = seeded().await;
     let kubeconfig = dir.path().join("config");
-    let output =
-        tokio::task::spawn_blocking(move || run(&kubeconfig, &["explain", "pod/train-0", "-o", "json"])).await.unwrap();
+    let output = tokio::task::spawn_blocking(move || run(&kubeconfig, &["explain", "pod/train-0", "-o", "jsonl"]))
+        .await
+        .unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let records = lines(&output);
     let mut reasons: Vec<&str> = records.iter().map(|r| r["reason"].as_str().unwrap()).collect();
@@ -93,7 +94,7 @@ async fn diagnose_live_uses_the_pod_status() {
     let (_server, dir) = seeded().await;
     let kubeconfig = dir.path().join("config");
     let k = kubeconfig.clone();
-    let output = tokio::task::spawn_blocking(move || run(&k, &["explain", "pod/train-0", "--diagnose", "-o", "json"]))
+    let output = tokio::task::spawn_blocking(move || run(&k, &["explain", "pod/train-0", "--diagnose", "-o", "jsonl"]))
         .await
         .unwrap();
     let [diagnosis]: [Value; 1] = lines(&output).try_into().unwrap();
@@ -101,7 +102,7 @@ async fn diagnose_live_uses_the_pod_status() {
     assert_eq!(diagnosis["phase"], "Pending");
 
     let output =
-        tokio::task::spawn_blocking(move || run(&kubeconfig, &["explain", "pod/infer-0", "--diagnose", "-o", "json"]))
+        tokio::task::spawn_blocking(move || run(&kubeconfig, &["explain", "pod/infer-0", "--diagnose", "-o", "jsonl"]))
             .await
             .unwrap();
     let [diagnosis]: [Value; 1] = lines(&output).try_into().unwrap();
@@ -116,7 +117,7 @@ async fn a_whole_namespace_diagnoses_every_object_with_warnings() {
     let (_server, dir) = seeded().await;
     let kubeconfig = dir.path().join("config");
     let output =
-        tokio::task::spawn_blocking(move || run(&kubeconfig, &["explain", "-n", "ml", "--diagnose", "-o", "json"]))
+        tokio::task::spawn_blocking(move || run(&kubeconfig, &["explain", "-n", "ml", "--diagnose", "-o", "jsonl"]))
             .await
             .unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
@@ -158,7 +159,7 @@ async fn kubeconfig_and_context_flags_choose_the_cluster_as_kubectl_does() {
                 "explain",
                 "pod/train-0",
                 "-o",
-                "json",
+                "jsonl",
                 "--kubeconfig",
                 &flag,
                 "--context",

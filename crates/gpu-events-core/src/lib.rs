@@ -14,4 +14,4 @@ mod time;
 
 pub use event_type::{EventType, OtherEventType};
 pub use reason::{Group, Reason, ReasonInfo, ReasonName, Source};
-pub use record::{EventRecord, Flag, ObjectReference};
+pub use record::{EventRecord, EventRecordBuilder, Flag, ObjectReference};

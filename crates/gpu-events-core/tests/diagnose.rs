@@ -665,3 +665,16 @@ fn a_resource_quota_that_refuses_gpus_is_a_gpu_quota() {
     assert!(!gpu.next_steps.iter().any(|s| s.contains("gpuresourcequotas")), "{:?}", gpu.next_steps);
     assert_ne!(quota("requests.cpu").cause, Cause::GpuQuotaExceeded);
 }
+
+#[test]
+fn diagnoses_read_back_from_their_json() {
+    let sample = include_str!("../../gpu-events-cli/sample/events.yaml");
+    let diagnoses = diagnose(&records(sample));
+    assert!(diagnoses.len() > 3);
+    let json = serde_json::to_string(&diagnoses).unwrap();
+    let back: Vec<gpu_events_core::diagnose::Diagnosis> = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, diagnoses);
+    let cause: Cause = serde_json::from_str("\"insufficient-gpu\"").unwrap();
+    assert_eq!(cause, Cause::InsufficientGpu);
+    assert!(serde_json::from_str::<Cause>("\"no-such-cause\"").is_err());
+}

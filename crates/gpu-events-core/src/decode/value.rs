@@ -203,20 +203,7 @@ impl PendingItem {
             return read::<EventRecord>(Value::Object(map))
                 .map(|mut record| {
                     // The reason string alone does not say which of several entries it was.
-                    record.reason = crate::ReasonName::resolve_with(
-                        record.reason.as_str(),
-                        record.reporting_controller.as_deref(),
-                        record.regarding.kind.as_deref(),
-                        record.type_.as_ref(),
-                    );
-                    // And, as when it was built, the note's form where the reporter did not decide.
-                    if let Some(row) = crate::record::note_form_row(
-                        &record.reason,
-                        record.details.as_ref(),
-                        record.reporting_controller.as_deref(),
-                    ) {
-                        record.reason = crate::ReasonName::from(row);
-                    }
+                    record.resolve_reason();
                     Some(record)
                 })
                 .map_err(|message| DecodeError::Item { location, message });

@@ -46,7 +46,7 @@ macro_rules! causes {
     ($( $Variant:ident($id:literal, $summary:literal, [$($($scope:ident :)? $step:literal),* $(,)?]), )+) => {
         /// Why a GPU Pod (or its node, pool or workload) is stuck. Serialized as a stable
         /// kebab-case id (`insufficient-gpu`); `#[non_exhaustive]`: ids may be added, never renamed.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize, JsonSchema)]
         #[non_exhaustive]
         pub enum Cause {
             $( #[doc = $summary] #[serde(rename = $id)] $Variant, )+

@@ -61,7 +61,7 @@ mod steps;
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use cause::{Cause, Step, StepScope};
 
@@ -69,7 +69,7 @@ use crate::EventRecord;
 use reading::{Reading, conclude};
 
 /// The phase an object is stuck in, as `kubectl get pods` shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[non_exhaustive]
 pub enum Phase {
     /// Not scheduled yet.
@@ -95,7 +95,7 @@ pub enum Phase {
 }
 
 /// How sure a diagnosis is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub enum Confidence {
@@ -108,7 +108,7 @@ pub enum Confidence {
 }
 
 /// The object a diagnosis is about.
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectKey {
     /// Kind (`Pod`, `Node`, `GPUPool`, ...), when known.
@@ -121,7 +121,7 @@ pub struct ObjectKey {
 
 /// What is wrong with one object, and what to do next (`gpu-events explain --diagnose -o json`
 /// prints one per line).
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Diagnosis {
@@ -134,9 +134,17 @@ pub struct Diagnosis {
     /// How sure the cause is.
     pub confidence: Confidence,
     /// The records that support the cause, latest first (at most five), then the latest record.
+    #[serde(deserialize_with = "evidence")]
     pub evidence: Vec<EventRecord>,
     /// kubectl commands and checks, with the object's names filled in.
     pub next_steps: Vec<String>,
+}
+
+/// Evidence read back resolves each reason's catalogue row as the decoders do.
+fn evidence<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<EventRecord>, D::Error> {
+    let mut records = Vec::<EventRecord>::deserialize(deserializer)?;
+    records.iter_mut().for_each(EventRecord::resolve_reason);
+    Ok(records)
 }
 
 impl Diagnosis {
@@ -200,7 +208,7 @@ pub struct Summary {
 
 /// The result of a [`Summary`]: `{"records": N, "byReason": {...}, "byCause": {...},
 /// "unrecognized": N}`. `byCause` counts diagnosed objects per cause id.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SummaryReport {

@@ -18,6 +18,19 @@ use crate::EventType;
 ///   [`ReasonName::parse`] / [`ReasonName::resolve`] build values, and they check the catalogue first.
 ///
 /// `Display`, [`ReasonName::as_str`] and serde give the wire string unchanged.
+///
+/// **Equality, hashing and order follow the catalogue row, then the wire string.** Two reasons
+/// that print the same can differ: kube-scheduler's and Karpenter's `FailedScheduling` are two
+/// rows. To group events by what they print (as `kubectl get events` shows them), key by
+/// [`ReasonName::as_str`]; to group by meaning, key by the value (or [`ReasonName::reason`]).
+///
+/// ```
+/// use gpu_events_core::ReasonName;
+/// let scheduler = ReasonName::resolve("FailedScheduling", Some("default-scheduler"));
+/// let karpenter = ReasonName::resolve("FailedScheduling", Some("karpenter"));
+/// assert_ne!(scheduler, karpenter);
+/// assert_eq!(scheduler.as_str(), karpenter.as_str());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ReasonName {
     known: Option<Reason>,

@@ -69,12 +69,6 @@ impl ObjectReference {
     }
 }
 
-fn object_reference(r: &core::ObjectReference) -> ObjectReference {
-    ObjectReference::from_fields(
-        [&r.kind, &r.api_version, &r.namespace, &r.name, &r.uid, &r.field_path].map(|f| f.as_deref()),
-    )
-}
-
 impl RawEvent<'_> {
     pub(crate) fn into_record(self) -> EventRecord {
         let (note, combined) = match self.note {
@@ -166,8 +160,8 @@ impl From<&core::Event> for EventRecord {
             reason: non_empty(&event.reason),
             type_: non_empty(&event.type_),
             note: event.message.as_deref(),
-            regarding: object_reference(&event.involved_object),
-            related: event.related.as_ref().map(object_reference),
+            regarding: ObjectReference::from(&event.involved_object),
+            related: event.related.as_ref().map(ObjectReference::from),
             action: non_empty(&event.action),
             reporting_controller: non_empty(&event.reporting_component)
                 .or_else(|| source.and_then(|s| non_empty(&s.component))),
@@ -204,8 +198,8 @@ impl From<&events::Event> for EventRecord {
             reason: non_empty(&event.reason),
             type_: non_empty(&event.type_),
             note: event.note.as_deref(),
-            regarding: event.regarding.as_ref().map(object_reference).unwrap_or_default(),
-            related: event.related.as_ref().map(object_reference),
+            regarding: event.regarding.as_ref().map(ObjectReference::from).unwrap_or_default(),
+            related: event.related.as_ref().map(ObjectReference::from),
             action: non_empty(&event.action),
             reporting_controller: non_empty(&event.reporting_controller)
                 .or_else(|| source.and_then(|s| non_empty(&s.component))),

@@ -3,8 +3,11 @@
 //! The JSON shape (camelCase, like Kubernetes) is the record contract of `gpu-events`; `gpu-events
 //! schema` prints its JSON Schema. Adding fields is compatible; renaming one is a breaking change.
 
+mod build;
 mod convert;
 mod note;
+
+pub use build::EventRecordBuilder;
 
 pub use note::{NOTE_LIMIT, TRUNCATION_MARKER, truncate_note};
 
@@ -20,7 +23,9 @@ use crate::{EventType, Group, ReasonName, Source};
 /// One Kubernetes Event, normalized from `core/v1` or `events.k8s.io/v1`.
 ///
 /// Build it with `From` on a k8s-openapi `api::core::v1::Event` or `api::events::v1::Event`
-/// (by value or reference), or with [`crate::decode`] from JSON/YAML text.
+/// (by value or reference), with [`crate::decode`] from JSON/YAML text, or by hand with
+/// [`EventRecord::builder`] (`#[non_exhaustive]` keeps struct literals out, so that new fields stay
+/// compatible).
 ///
 /// Field rules (both APIs):
 /// * `count` is `series.count`, else `count` (`deprecatedCount`), else 1.
@@ -168,5 +173,25 @@ impl EventRecord {
     /// The JSON Schema of the record contract (what `gpu-events schema` prints).
     pub fn json_schema() -> schemars::Schema {
         schemars::schema_for!(EventRecord)
+    }
+
+    /// Resolve [`EventRecord::reason`]'s catalogue row again from what the record says (its
+    /// reportingController, regarding kind, type and note form), as the decoders did when they
+    /// built it.
+    ///
+    /// A record deserialized with plain serde has only the reason's wire string, which resolves
+    /// to the string's primary row: `FailedScheduling` written by Karpenter reads back as
+    /// kube-scheduler's until this is called. The decoders (for `gpu-events explain -o json`
+    /// output read back) and [`crate::diagnose::Diagnosis`]'s `Deserialize` call it.
+    pub fn resolve_reason(&mut self) {
+        self.reason = crate::ReasonName::resolve_with(
+            self.reason.as_str(),
+            self.reporting_controller.as_deref(),
+            self.regarding.kind.as_deref(),
+            self.type_.as_ref(),
+        );
+        if let Some(row) = note_form_row(&self.reason, self.details.as_ref(), self.reporting_controller.as_deref()) {
+            self.reason = crate::ReasonName::from(row);
+        }
     }
 }
