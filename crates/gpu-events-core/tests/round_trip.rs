@@ -7,6 +7,7 @@
 use chrono::{DateTime, SecondsFormat, TimeDelta, Utc};
 use gpu_events_core::decode::Decoder;
 use gpu_events_core::record::Flag;
+use gpu_events_core::record::kinds::is_cluster_scoped;
 use gpu_events_core::{EventRecord, Reason};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
@@ -562,7 +563,9 @@ fn check_table_row(record: &EventRecord, s: &Spec, all_namespaces: bool, wide: b
     prop_assert!(kind.eq_ignore_ascii_case(&s.kind), "kind {} for {}", kind, s.kind);
     prop_assert_eq!(record.regarding.name.as_deref(), Some(s.name.as_str()));
     let namespace = if all_namespaces { s.event_namespace.clone() } else { None };
-    prop_assert_eq!(&record.regarding.namespace, &namespace);
+    // The row's NAMESPACE is the Event's; a cluster-scoped object has none.
+    let regarding_namespace = namespace.clone().filter(|_| !is_cluster_scoped(&s.kind));
+    prop_assert_eq!(&record.regarding.namespace, &regarding_namespace);
     prop_assert_eq!(&record.event_namespace, &namespace);
     check_age(record.last_timestamp, s.last.or(s.first), "lastTimestamp")?;
     prop_assert_eq!(record.has_flag(Flag::ApproximateTime), s.first.is_some());
@@ -679,7 +682,9 @@ proptest! {
                 prop_assert_eq!(record.note.as_str(), s.note.trim());
                 prop_assert_eq!(&record.reporting_controller, &s.controller);
                 prop_assert_eq!(record.regarding.name.as_deref(), Some(object.name.as_str()));
-                prop_assert_eq!(&record.regarding.namespace, &object.object_namespace);
+                // A cluster-scoped object has no namespace, whatever the section printed.
+                let namespace = object.object_namespace.clone().filter(|_| !is_cluster_scoped(&object.kind));
+                prop_assert_eq!(&record.regarding.namespace, &namespace);
                 prop_assert_eq!(record.regarding.kind.as_deref(), Some(object.kind.as_str()));
                 prop_assert_eq!(record.count, s.count);
                 check_age(record.first_timestamp, s.first, "firstTimestamp")?;

@@ -341,3 +341,31 @@ LAST SEEN   FIRST SEEN   COUNT     NAME       KIND      SUBOBJECT   TYPE      RE
     assert_eq!(ago(&r), (Some(TimeDelta::minutes(5)), Some(TimeDelta::minutes(1))));
     assert_eq!(r.note, "0/2 nodes are available: 2 Insufficient nvidia.com/gpu.");
 }
+
+#[test]
+fn an_unnamed_section_takes_the_kind_its_reasons_agree_on() {
+    // The HAMi FilteringFailed reason concerns Pods too, but a vendor reason the catalogue does
+    // not know says nothing: it takes the section's kind from FailedScheduling.
+    let paste = "Events:\n  Type     Reason            Age   From            Message\n  ----     ------            ----  ----            -------\n  Warning  FailedScheduling  10s   hami-scheduler  0/2 nodes are available: 2 Insufficient nvidia.com/gpu.\n  Warning  VendorSpecific    10s   hami-scheduler  something vendor-specific\n";
+    let records = decode(paste);
+    assert_eq!(records.len(), 2);
+    for record in &records {
+        assert_eq!(record.regarding.kind.as_deref(), Some("Pod"), "{}", record.reason);
+        assert!(record.has_flag(Flag::InferredKind));
+    }
+    // A kind the input gives is not flagged.
+    let named = decode(
+        "LAST SEEN   TYPE      REASON             OBJECT       MESSAGE\n10s         Warning   FailedScheduling   pod/a        0/2 nodes are available: 2 Insufficient nvidia.com/gpu.\n",
+    );
+    assert_eq!(named[0].regarding.kind.as_deref(), Some("Pod"));
+    assert!(!named[0].has_flag(Flag::InferredKind));
+}
+
+#[test]
+fn cluster_scoped_objects_have_no_namespace_in_tables() {
+    let table = "NAMESPACE   LAST SEEN   TYPE      REASON     OBJECT            MESSAGE\ndefault     5m          Warning   NodeNotReady   node/gpu-a    Node gpu-a status is now: NodeNotReady\nml          5m          Warning   Failed     pod/train-0       Error: ErrImagePull\n";
+    let records = decode(table);
+    assert_eq!(records[0].regarding.namespace, None, "a Node has no namespace");
+    assert_eq!(records[0].event_namespace.as_deref(), Some("default"), "its Event has one");
+    assert_eq!(records[1].regarding.namespace.as_deref(), Some("ml"));
+}

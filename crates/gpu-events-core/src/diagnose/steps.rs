@@ -5,24 +5,6 @@
 use super::{Cause, ObjectKey, StepScope};
 use crate::{EventRecord, Source};
 
-/// TensorFusion's kinds (API group `tensor-fusion.ai`), for pasted text that has no apiVersion.
-const TENSORFUSION_KINDS: &[&str] = &[
-    "GPU",
-    "GPUPool",
-    "GPUNode",
-    "GPUNodeClaim",
-    "GPUNodeClass",
-    "GPUResourceQuota",
-    "TensorFusionCluster",
-    "TensorFusionConnection",
-    "TensorFusionWorkload",
-    "SchedulingConfigTemplate",
-    "WorkloadProfile",
-];
-
-/// Karpenter's kinds (API group `karpenter.sh`).
-const KARPENTER_KINDS: &[&str] = &["NodeClaim", "NodePool"];
-
 /// The next steps for `cause` on `object`, from the records that support the cause (latest
 /// first) and the diagnosis's evidence (for the kind, as [`Diagnosis::kind`](super::Diagnosis::kind)).
 pub(super) fn next_steps(
@@ -96,18 +78,25 @@ impl Scopes {
         self.kind.as_deref().is_some_and(|k| kinds.iter().any(|known| known.eq_ignore_ascii_case(k)))
     }
 
-    fn from(&self, source: Source, api_group: &str, kinds: &[&str]) -> bool {
-        self.sources.contains(&source) || self.api_groups.iter().any(|g| g == api_group) || self.kind_is(kinds)
+    /// Evidence from `source`, an object of `api_group`, or a kind of that group (pasted text
+    /// names kinds without their apiVersion).
+    fn from(&self, source: Source, api_group: &str) -> bool {
+        self.sources.contains(&source)
+            || self.api_groups.iter().any(|g| g == api_group)
+            || self
+                .kind
+                .as_deref()
+                .is_some_and(|k| crate::record::kinds::kind_info(k).is_some_and(|info| info.group == api_group))
     }
 
     fn contains(&self, scope: StepScope) -> bool {
         match scope {
             StepScope::Pod => self.kind.is_none() || self.kind_is(&["Pod"]),
             StepScope::Node => self.kind_is(&["Node"]),
-            StepScope::TensorFusion => self.from(Source::TensorFusion, "tensor-fusion.ai", TENSORFUSION_KINDS),
-            StepScope::Karpenter => self.from(Source::Karpenter, "karpenter.sh", KARPENTER_KINDS),
+            StepScope::TensorFusion => self.from(Source::TensorFusion, "tensor-fusion.ai"),
+            StepScope::Karpenter => self.from(Source::Karpenter, "karpenter.sh"),
             StepScope::ClusterAutoscaler => self.sources.contains(&Source::ClusterAutoscaler),
-            StepScope::Kueue => self.from(Source::Kueue, "kueue.x-k8s.io", &["ClusterQueue", "LocalQueue"]),
+            StepScope::Kueue => self.from(Source::Kueue, "kueue.x-k8s.io"),
             StepScope::Nvidia => self.nvidia || self.sources.contains(&Source::NvidiaGpuOperator),
             StepScope::Ascend => self.sources.contains(&Source::AscendDevicePlugin),
         }

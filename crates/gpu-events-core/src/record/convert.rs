@@ -40,6 +40,8 @@ pub(crate) struct RawEvent<'a> {
     pub(crate) approximate_time: bool,
     /// Read from a Pod status block, not an Event.
     pub(crate) from_status: bool,
+    /// The reason was recognized from the note alone (the input gave none).
+    pub(crate) inferred_reason: bool,
 }
 
 /// Rows sharing a wire string (the gang reasons of TensorFusion's scheduler plugin and gang
@@ -116,6 +118,18 @@ impl RawEvent<'_> {
         if self.from_status {
             flags.push(Flag::FromStatus);
         }
+        if self.inferred_reason {
+            flags.push(Flag::InferredReason);
+        }
+        // A reason that concerns one kind of object names it where the input did not.
+        let mut regarding = self.regarding;
+        if regarding.kind.is_none()
+            && let Some([kind]) = info.map(|i| i.objects)
+        {
+            regarding.kind = Some((*kind).to_owned());
+            flags.push(Flag::InferredKind);
+        }
+
         if let (Some(info), Some(observed)) = (info, &type_)
             && !info.expects_type(observed)
         {
@@ -133,7 +147,7 @@ impl RawEvent<'_> {
             source: info.map(|i| i.source),
             reason,
             type_,
-            regarding: self.regarding,
+            regarding,
             related: self.related,
             action: self.action.map(str::to_owned),
             reporting_controller: self.reporting_controller.map(str::to_owned),
@@ -185,6 +199,7 @@ impl From<&core::Event> for EventRecord {
             api_version: Some("v1"),
             approximate_time: false,
             from_status: false,
+            inferred_reason: false,
         }
         .into_record()
     }
@@ -223,6 +238,7 @@ impl From<&events::Event> for EventRecord {
             api_version: Some("events.k8s.io/v1"),
             approximate_time: false,
             from_status: false,
+            inferred_reason: false,
         }
         .into_record()
     }

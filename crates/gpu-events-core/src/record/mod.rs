@@ -5,6 +5,7 @@
 
 mod build;
 mod convert;
+pub mod kinds;
 mod note;
 
 pub use build::EventRecordBuilder;
@@ -158,6 +159,12 @@ pub enum Flag {
     Deleted,
     /// The note does not match its reason's grammar (`details` is `{"kind": "unrecognized"}`).
     UnrecognizedNote,
+    /// The input did not name the regarding object's kind (a pasted Events section, a bare
+    /// message): `regarding.kind` is the one kind the catalogue lists for the reason.
+    InferredKind,
+    /// The input gave no reason, only a message (a status `Message:` line, a message quoted in
+    /// prose): the reason is the one whose grammar recognizes the message.
+    InferredReason,
     /// The note was cut by its recorder at the 1024-byte limit: it ends with kube-scheduler's and
     /// Kueue's ` ...` marker and is 1024 bytes long (give or take the few bytes a multi-byte
     /// character cut in half gains when it is re-encoded as U+FFFD).

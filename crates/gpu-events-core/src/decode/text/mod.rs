@@ -38,42 +38,16 @@ pub(crate) fn looks_like_text(input: &str) -> bool {
     })
 }
 
-/// Proper Kind for the lower-case kind of `kubectl get events` OBJECT (`pod/x`, `gpupool/x`).
+/// Proper Kind for the lower-case kind of `kubectl get events` OBJECT (`pod/x`, `gpupool/x`):
+/// the known kind's spelling ([`kinds`](crate::record::kinds)), else the word capitalised.
 fn kind_of(lower: &str) -> String {
-    const KINDS: [&str; 25] = [
-        "Pod",
-        "Node",
-        "Namespace",
-        "Service",
-        "Job",
-        "CronJob",
-        "DaemonSet",
-        "Deployment",
-        "ReplicaSet",
-        "StatefulSet",
-        "PersistentVolumeClaim",
-        "PersistentVolume",
-        "ConfigMap",
-        "Secret",
-        "GPUPool",
-        "GPUNode",
-        "GPUNodeClaim",
-        "TensorFusionWorkload",
-        "TensorFusionConnection",
-        "GPUResourceQuota",
-        "Workload",
-        "PodGroup",
-        "NodeClaim",
-        "NodePool",
-        "HorizontalPodAutoscaler",
-    ];
     let kind = lower.split('.').next().unwrap_or(lower);
-    KINDS.iter().find(|k| k.eq_ignore_ascii_case(kind)).map_or_else(
+    crate::record::kinds::kind_info(kind).map_or_else(
         || {
             let mut chars = kind.chars();
             chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
         },
-        |k| (*k).to_owned(),
+        |k| k.kind.to_owned(),
     )
 }
 
@@ -159,7 +133,32 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
     flush(&mut pending, now, &mut out);
     out.extend(status_record(&described, now).map(Ok));
     name_from_scheduled(&mut out);
+    kind_for_the_section(&mut out);
     out
+}
+
+/// Rows of one unnamed section are about one object: when the reasons that concern one kind
+/// agree on it (`FailedScheduling` is about a Pod), the rows whose reason does not say (a
+/// vendor's `FilteringFailed`) are about that kind too, flagged `inferredKind`.
+fn kind_for_the_section(out: &mut [Result<EventRecord, DecodeError>]) {
+    let key = |r: &EventRecord| (r.regarding.name.clone(), r.regarding.namespace.clone());
+    let records: Vec<&EventRecord> = out.iter().filter_map(|r| r.as_ref().ok()).collect();
+    let mut kinds: std::collections::BTreeMap<_, std::collections::BTreeSet<String>> = Default::default();
+    for record in &records {
+        if let Some(kind) = &record.regarding.kind {
+            kinds.entry(key(record)).or_default().insert(kind.clone());
+        }
+    }
+    for record in out.iter_mut().filter_map(|r| r.as_mut().ok()) {
+        if record.regarding.kind.is_none()
+            && let Some(found) = kinds.get(&key(record))
+            && found.len() == 1
+        {
+            record.regarding.kind = found.first().cloned();
+            record.flags.push(crate::Flag::InferredKind);
+            record.flags.sort_unstable();
+        }
+    }
 }
 
 /// Event rows pasted without their describe header name no object; a `Scheduled` note among
@@ -223,6 +222,12 @@ fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
             regarding.namespace = object.namespace.clone().or_else(|| row.namespace.map(str::to_owned));
         }
     }
+    // Cluster-scoped objects have no namespace, whatever the row's NAMESPACE (the Event's own,
+    // `default` for Node events) or the section said.
+    let event_namespace = regarding.namespace.clone();
+    if regarding.kind.as_deref().is_some_and(crate::record::kinds::is_cluster_scoped) {
+        regarding.namespace = None;
+    }
     // kubectl ≥1.35 describe prefixes container events with `spec.containers{NAME}: `.
     let mut note = message.as_str();
     if let Some((path, rest)) = note.split_once("}: ")
@@ -238,7 +243,7 @@ fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
     }
     let Age { last, first, count } = row.age.unwrap_or(Age { last: None, first: None, count: None });
     let first = first.or_else(|| row.first_seen.and_then(|a| a.last)).or(last);
-    let namespace = regarding.namespace.clone();
+    let namespace = event_namespace;
     RawEvent {
         reason: Some(row.reason),
         type_: row.type_,
