@@ -3,6 +3,7 @@
 //!
 //! No I/O beyond reading what it is given, no kube client, no async runtime.
 
+pub mod accelerators;
 pub mod decode;
 pub mod details;
 pub mod diagnose;

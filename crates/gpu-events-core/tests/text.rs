@@ -369,3 +369,51 @@ fn cluster_scoped_objects_have_no_namespace_in_tables() {
     assert_eq!(records[0].event_namespace.as_deref(), Some("default"), "its Event has one");
     assert_eq!(records[1].regarding.namespace.as_deref(), Some("ml"));
 }
+
+#[test]
+fn a_get_pods_table_is_not_events_and_names_the_one_pod_listed() {
+    let paste = "NAME                                READY     STATUS    RESTARTS   AGE\ntrain-gpu-0   0/1       Pending   0          15m\n\nEvents:\n  Type     Reason            Age                From               Message\n  ----     ------            ----               ----               -------\n  Warning  FailedScheduling  2s (x57 over 15m)  default-scheduler  0/6 nodes are available: 6 Insufficient nvidia.com/gpu.\n";
+    let records = decode(paste);
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0].reason, "FailedScheduling");
+    assert_eq!(records[0].regarding.name.as_deref(), Some("train-gpu-0"));
+    assert_eq!(records[0].count, 57);
+}
+
+#[test]
+fn a_typed_describe_command_names_the_section_below_it() {
+    let paste = "$ kubectl describe pod llama-0 -n ml\nEvents:\n  Type     Reason            Age   From               Message\n  ----     ------            ----  ----               -------\n  Warning  FailedScheduling  2s    default-scheduler  0/1 nodes are available: 1 Insufficient nvidia.com/gpu.\n";
+    let records = decode(paste);
+    assert_eq!(records[0].regarding.name.as_deref(), Some("llama-0"));
+    assert_eq!(records[0].regarding.namespace.as_deref(), Some("ml"));
+    // A poster's placeholder names nothing.
+    let placeholder = decode(&paste.replace("llama-0 -n ml", "<pod-name>"));
+    assert_eq!(placeholder[0].regarding.name, None);
+}
+
+#[test]
+fn rows_and_messages_inside_prose_are_read_with_nothing_invented() {
+    let paste = "I applied it and the pod status is pending,  Warning  FailedScheduling  77s   volcano  0/1 nodes are unavailable: 1 no enough gpu cards on node .\n";
+    let records: Vec<EventRecord> = Decoder::from_str(paste).reference_time(now()).map(Result::unwrap).collect();
+    assert_eq!(records.len(), 1);
+    assert_eq!(
+        (records[0].reason.as_str(), records[0].reporting_controller.as_deref()),
+        ("FailedScheduling", Some("volcano"))
+    );
+    assert!(records[0].note.starts_with("0/1 nodes are unavailable"));
+
+    let title = "Pod stays Pending: 0/1 nodes are available: 1 Insufficient tencent.com/vcuda-core, 1 Insufficient tencent.com/vcuda-memory.\n";
+    let records: Vec<EventRecord> = Decoder::from_str(title).reference_time(now()).map(Result::unwrap).collect();
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].reason, "FailedScheduling");
+    assert!(records[0].has_flag(Flag::InferredReason) && records[0].has_flag(Flag::InferredKind));
+
+    let status = "Status:         Failed\nMessage:        Pod Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 1, Available: 0, which is unexpected\n";
+    let records: Vec<EventRecord> = Decoder::from_str(status).reference_time(now()).map(Result::unwrap).collect();
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0].reason, "UnexpectedAdmissionError");
+
+    // Prose with no event in it stays what it was: an input that is not events.
+    let prose = "We run 10/12 nodes with GPUs and nothing is failing.\n";
+    assert!(Decoder::from_str(prose).reference_time(now()).all(|r| r.is_err()));
+}

@@ -65,6 +65,10 @@ enum Documents<R: BufRead> {
     Yaml(yaml::YamlDocuments),
     /// A text input, decoded at the first pull (when the reference time is known).
     Text(String),
+    /// An input that is not YAML objects (a syntax error, or prose that reads as a YAML string):
+    /// at the first pull, the text readers get it, and the YAML error stands only if they find
+    /// no event in it either (a paste of prose around event rows is not malformed YAML).
+    YamlOrText(yaml::YamlDocuments, String),
     Done,
 }
 
@@ -117,7 +121,12 @@ impl<R: BufRead> Decoder<R> {
                     } else {
                         text
                     };
-                    (Format::Yaml, Documents::Yaml(yaml::YamlDocuments::parse(&text)))
+                    let documents = yaml::YamlDocuments::parse(&text);
+                    if documents.holds_objects() {
+                        (Format::Yaml, Documents::Yaml(documents))
+                    } else {
+                        (Format::Yaml, Documents::YamlOrText(documents, text))
+                    }
                 }
                 Err(err) => (Format::Yaml, Documents::failed(err)),
             },
@@ -169,6 +178,19 @@ impl<R: BufRead> Decoder<R> {
                 let text = std::mem::take(text);
                 self.ready.extend(text::decode(&text, self.now.unwrap_or_else(Utc::now)));
                 None
+            }
+            Documents::YamlOrText(..) => {
+                let Documents::YamlOrText(yaml, text) = std::mem::replace(&mut self.documents, Documents::Done) else {
+                    unreachable!("matched above")
+                };
+                let read = text::decode(&text, self.now.unwrap_or_else(Utc::now));
+                if read.iter().any(Result::is_ok) {
+                    self.format = Format::Text;
+                    self.ready.extend(read);
+                } else {
+                    self.documents = Documents::Yaml(yaml);
+                }
+                return self.next_piece();
             }
             Documents::Done => None,
         };

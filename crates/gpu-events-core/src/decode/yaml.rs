@@ -54,6 +54,18 @@ impl YamlDocuments {
         YamlDocuments { documents }
     }
 
+    /// Whether the input read as YAML holds objects: no syntax error, no document that is a
+    /// bare scalar (prose reads as one long YAML string), and no mapping whose keys are all
+    /// capitalised (a `kubectl describe` block, `Status:`/`Message:`, reads as YAML too; API
+    /// objects' keys are camelCase).
+    pub(super) fn holds_objects(&self) -> bool {
+        self.documents.iter().all(|d| match d {
+            Ok(Value::Object(map)) => map.keys().any(|k| k.starts_with(|c: char| !c.is_ascii_uppercase())),
+            Ok(Value::Array(_)) => true,
+            _ => false,
+        })
+    }
+
     pub(super) fn failed(err: DecodeError) -> Self {
         YamlDocuments { documents: VecDeque::from([Err(err)]) }
     }

@@ -4,11 +4,9 @@
 use super::Cause;
 use crate::details::scheduling::{FitError, NodeReason};
 
-/// Whether a resource name is an accelerator (`nvidia.com/gpu`, `nvidia.com/mig-1g.5gb`,
-/// `amd.com/gpu`, `aliyun.com/gpu-mem`, KAI's `GPUs` / `GPU memory`, TensorFusion's TFLOPS/VRAM).
+/// Whether a resource name is an accelerator (the [`accelerators`](crate::accelerators) table).
 pub(super) fn is_gpu_resource(resource: &str) -> bool {
-    let lower = resource.to_ascii_lowercase();
-    ["gpu", "mig-", "npu", "tflops", "vram", "neuron", "tpu"].iter().any(|m| lower.contains(m))
+    crate::accelerators::is_accelerator(resource)
 }
 
 /// Node counts per class of reason.

@@ -112,7 +112,7 @@ pub(super) fn read(record: &EventRecord) -> Signal {
         }
         // Kueue holds the Workload for lack of quota in its ClusterQueue: a GPU quota only when
         // the message names a GPU resource.
-        Reason::Kueue(_) if record.reason == "Pending" && super::fit::is_gpu_resource(note) => {
+        Reason::Kueue(_) if record.reason == "Pending" && crate::accelerators::mentions_accelerator(note) => {
             cause(Phase::Pending, Cause::GpuQuotaExceeded, Medium)
         }
         Reason::Kueue(_) if record.reason == "Pending" => cause(Phase::Pending, Cause::Unknown, Medium),

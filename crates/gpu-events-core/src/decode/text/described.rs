@@ -89,6 +89,56 @@ impl Described {
     }
 }
 
+impl Described {
+    /// Whether the status block gave a `Reason:` (its `Message:` is then that reason's).
+    pub(super) fn has_status_reason(&self) -> bool {
+        self.status_reason.is_some()
+    }
+
+    /// The object, as a reference for the records of its section.
+    pub(super) fn reference(&self) -> crate::ObjectReference {
+        crate::ObjectReference {
+            kind: self.kind.clone(),
+            namespace: self.namespace.clone(),
+            name: self.name.clone(),
+            ..crate::ObjectReference::default()
+        }
+    }
+}
+
+/// The object a typed `kubectl describe pod NAME [-n NS]` command names (also `pods`, `po`,
+/// `pod/NAME`, `--namespace NS`, `--namespace=NS`), for the output pasted below it.
+pub(super) fn from_command(line: &str) -> Option<Described> {
+    let (_, rest) = line.split_once("kubectl describe ")?;
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let mut name = None;
+    let mut namespace = None;
+    let mut i = 0;
+    while i < words.len() {
+        let word = words[i];
+        match word {
+            "-n" | "--namespace" => {
+                namespace = words.get(i + 1).map(|s| (*s).to_owned());
+                i += 1;
+            }
+            _ if word.starts_with("--namespace=") => namespace = Some(word["--namespace=".len()..].to_owned()),
+            "pod" | "pods" | "po" if name.is_none() => {
+                name = words.get(i + 1).filter(|w| !w.starts_with('-')).map(|s| (*s).to_owned());
+                i += 1;
+            }
+            _ => {
+                if let Some(found) = ["pod/", "pods/", "po/"].iter().find_map(|p| word.strip_prefix(p)) {
+                    name = Some(found.to_owned());
+                }
+            }
+        }
+        i += 1;
+    }
+    // A poster's placeholder is not a name.
+    let name = name.filter(|n| !n.contains("...") && !n.starts_with('<') && !n.starts_with('$'))?;
+    Some(Described { name: Some(name), namespace, kind: Some("Pod".to_owned()), ..Described::default() })
+}
+
 /// The Pod status block of a describe (`Status: Failed`, `Reason: UnexpectedAdmissionError`,
 /// `Message: ...`) or its container states, as a record flagged `fromStatus`, true `now`.
 pub(super) fn status_record(described: &Described, now: DateTime<Utc>) -> Option<EventRecord> {

@@ -7,9 +7,11 @@
 //! row's message (terminals wrap long messages); nothing is dropped.
 
 mod age;
+mod bare;
 mod columns;
 mod described;
 mod klog;
+mod pods;
 mod row;
 
 use chrono::{DateTime, Utc};
@@ -65,14 +67,35 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
     let mut header: Option<Header> = None;
     let mut pending: Option<Pending<'_>> = None;
     let mut in_events = false;
+    // Inside a `kubectl get pods` table (`Some(true)`: with NAMESPACE), and the Pods it lists.
+    let mut pods_table: Option<bool> = None;
+    let mut listed: Vec<pods::ListedPod> = Vec::new();
     for (index, line) in input.lines().enumerate() {
         let number = index + 1;
         if line.trim().is_empty() {
             flush(&mut pending, now, &mut out);
+            pods_table = None;
+            continue;
+        }
+        // `kubectl describe pod NAME -n NS` typed above its output names what follows.
+        if let Some(object) = described::from_command(line) {
+            flush(&mut pending, now, &mut out);
+            out.extend(status_record(&described, now).map(Ok));
+            described = object;
             continue;
         }
         if line.trim_start().starts_with("# ") {
             continue; // A paste's own comment (`# ... (omitted) ...`).
+        }
+        if let Some(namespaced) = pods::header(line) {
+            flush(&mut pending, now, &mut out);
+            pods_table = Some(namespaced);
+            continue;
+        }
+        if let Some(pod) = pods::row(line, pods_table.unwrap_or(false)) {
+            flush(&mut pending, now, &mut out);
+            listed.push(pod);
+            continue;
         }
         if klog::is_log_line(line) {
             flush(&mut pending, now, &mut out);
@@ -119,6 +142,16 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
             }
             _ => {
                 flush(&mut pending, now, &mut out);
+                // Prose before a row (`it fails with  Warning  FailedScheduling  77s ...`).
+                if let Some(row) = row_after_prose(line) {
+                    in_events = true;
+                    pending = Some(Pending { message: row.message.to_owned(), row, object: described.clone() });
+                    continue;
+                }
+                if let Some(record) = bare_message(line, &described) {
+                    out.push(Ok(record));
+                    continue;
+                }
                 if !line.starts_with(char::is_whitespace) {
                     in_events = false;
                     header = None;
@@ -133,8 +166,55 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
     flush(&mut pending, now, &mut out);
     out.extend(status_record(&described, now).map(Ok));
     name_from_scheduled(&mut out);
+    name_from_pod_list(&mut out, &listed);
     kind_for_the_section(&mut out);
     out
+}
+
+/// A row that starts after prose on the same line: the first `Warning`/`Normal` word after a
+/// space from which the rest of the line reads as a row of a reason the catalogue knows.
+fn row_after_prose(line: &str) -> Option<Row<'_>> {
+    ["Warning ", "Normal "]
+        .iter()
+        .flat_map(|type_| line.match_indices(type_))
+        .filter(|(at, _)| *at > 0 && line[..*at].ends_with(' '))
+        .filter_map(|(at, _)| Row::parse(&line[at..], None))
+        .find(|row| row.type_.is_some() && crate::ReasonName::parse(row.reason).reason().is_some())
+}
+
+/// A message pasted without its reason (see [`bare`]): a status `Message:` with no `Reason:`,
+/// or a line of prose that quotes one. Other `describe` fields are not messages.
+fn bare_message(line: &str, described: &Described) -> Option<EventRecord> {
+    let text = match line.split_once(':') {
+        Some(("Message", value)) if !described.has_status_reason() => value,
+        // Other fields of a describe (`Key:` padded to its value column, at any indent); prose
+        // (`Error: 0/3 nodes ...`) has one space after its colon.
+        Some((key, value))
+            if key.trim_start().starts_with(|c: char| c.is_ascii_uppercase())
+                && (value.is_empty() || value.starts_with("  ") || value.starts_with('\t')) =>
+        {
+            return None;
+        }
+        _ => line,
+    };
+    bare::record(bare::find_in_prose(text)?, &described.reference())
+}
+
+/// Events that name no object, pasted beside a `kubectl get pods` table listing one Pod, are
+/// that Pod's (the paste is about it). Several Pods listed name nothing.
+fn name_from_pod_list(out: &mut [Result<EventRecord, DecodeError>], listed: &[pods::ListedPod]) {
+    let [pod, rest @ ..] = listed else { return };
+    if rest.iter().any(|p| p != pod) {
+        return;
+    }
+    for record in out.iter_mut().filter_map(|r| r.as_mut().ok()) {
+        let regarding = &mut record.regarding;
+        if regarding.name.is_none() && regarding.kind.as_deref().is_none_or(|k| k == "Pod") {
+            regarding.kind = Some("Pod".to_owned());
+            regarding.name = Some(pod.name.clone());
+            regarding.namespace = regarding.namespace.take().or_else(|| pod.namespace.clone());
+        }
+    }
 }
 
 /// Rows of one unnamed section are about one object: when the reasons that concern one kind
