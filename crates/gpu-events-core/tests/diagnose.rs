@@ -89,7 +89,8 @@ fn the_bundled_sample_gets_a_diagnosis_per_stuck_pod() {
     let find = |name: &str| diagnoses.iter().find(|d| d.object.name.as_deref() == Some(name)).unwrap();
     // The default-scheduler FitError (06:03) is newer than the TensorFusion quota error (05:52).
     assert_eq!(find("llama-train-3").cause, Cause::InsufficientGpu);
-    assert_eq!(find("llama-train-3").confidence, Confidence::High);
+    // The older quota error is evidence for another cause: less than High.
+    assert_eq!(find("llama-train-3").confidence, Confidence::Medium);
 
     assert_eq!(find("nvidia-dcgm-exporter-qd6vj").cause, Cause::NvidiaRuntimeMissing);
     assert_eq!(find("nvidia-example-workload").cause, Cause::CdiDeviceUnresolvable);
@@ -664,6 +665,18 @@ fn a_resource_quota_that_refuses_gpus_is_a_gpu_quota() {
     assert_eq!(gpu.next_steps[0], "kubectl describe resourcequota team-quota -n ml");
     assert!(!gpu.next_steps.iter().any(|s| s.contains("gpuresourcequotas")), "{:?}", gpu.next_steps);
     assert_ne!(quota("requests.cpu").cause, Cause::GpuQuotaExceeded);
+}
+
+#[test]
+fn high_confidence_needs_typed_details_and_no_contradiction() {
+    // Known by its reason alone (a FailedMount the grammar does not read): at most Medium.
+    let reason_only = "  Warning  FailedAttachVolume  1m  attachdetach-controller  something new happened\n";
+    let (_, _, confidence) = single(reason_only);
+    assert!(confidence <= Confidence::Medium, "{confidence:?}");
+    // A typed FitError alone: High.
+    let fit =
+        "  Warning  FailedScheduling  1m  default-scheduler  0/3 nodes are available: 3 Insufficient nvidia.com/gpu.\n";
+    assert_eq!(single(fit), (Phase::Pending, Cause::InsufficientGpu, Confidence::High));
 }
 
 #[test]

@@ -19,6 +19,8 @@ pub(super) struct Reading {
     pub(super) index: usize,
     pub(super) signal: signal::Signal,
     warning: bool,
+    /// The note was read by its reason's grammar (typed details), not known by its reason alone.
+    typed: bool,
 }
 
 impl Reading {
@@ -37,6 +39,7 @@ impl Reading {
             index,
             signal: signal::read(record),
             warning: record.type_ == Some(EventType::Warning) || (record.type_.is_none() && always_warning()),
+            typed: record.details.as_ref().is_some_and(|d| !matches!(d, crate::details::Details::Unrecognized)),
         }
     }
 }
@@ -72,6 +75,12 @@ fn current_phase(readings: &[Reading]) -> Phase {
         .map_or(newest, |(_, p)| p)
 }
 
+/// Whether `cause` accounts for the evidence of `other`, so that `other` does not contradict it.
+fn explains(cause: Cause, other: Cause) -> bool {
+    let provisioning = matches!(cause, Cause::NodeExpansionPending | Cause::NodeExpansionFailed);
+    provisioning && matches!(other, Cause::InsufficientGpu | Cause::InsufficientResources)
+}
+
 /// Phase, cause and confidence of one object from its readings (sorted latest first here);
 /// `None` when nothing is wrong.
 pub(super) fn conclude(readings: &mut [Reading]) -> Option<(Phase, Cause, Confidence)> {
@@ -94,8 +103,21 @@ pub(super) fn conclude(readings: &mut [Reading]) -> Option<(Phase, Cause, Confid
         .unwrap_or((Cause::Unknown, Confidence::Low));
     // The surest record of the cause decides (a bare `Error: ImagePullBackOff` after the pull
     // error that says `401 Unauthorized`).
-    let confidence =
+    let mut confidence =
         causes().filter(|((c, _), _)| *c == cause).map(|((_, conf), _)| conf).max().unwrap_or(newest_confidence);
+    // High means the typed details say so: a cause known from reasons alone is at most Medium.
+    let typed = readings.iter().any(|r| r.typed && r.signal.cause.is_some_and(|(c, _)| c == cause));
+    if !typed {
+        confidence = confidence.min(Confidence::Medium);
+    }
+    // Evidence for another known cause contradicts this one, one step less sure; unless this
+    // cause explains it (nodes being added explain the shortage that asked for them).
+    if causes().any(|((c, _), _)| c != cause && c != Cause::Unknown && !explains(cause, c)) {
+        confidence = match confidence {
+            Confidence::High => Confidence::Medium,
+            _ => Confidence::Low,
+        };
+    }
     // An object that got past the phase of its problem (Scheduled after FailedScheduling,
     // Started after BackOff) is not stuck. Problems outside the Pending → ContainerCreating →
     // Running line (a crash loop, an admission failure) come before Running.
