@@ -417,3 +417,19 @@ fn rows_and_messages_inside_prose_are_read_with_nothing_invented() {
     let prose = "We run 10/12 nodes with GPUs and nothing is failing.\n";
     assert!(Decoder::from_str(prose).reference_time(now()).all(|r| r.is_err()));
 }
+
+#[test]
+fn custom_columns_and_ui_event_lists_are_read() {
+    let custom = "CREATED                SOURCE              REASON             MSG\n2018-06-06T09:59:16Z   default-scheduler   FailedScheduling   0/3 nodes are available: 3 Insufficient nvidia.com/gpu.\n2018-06-06T09:59:23Z   default-scheduler   Scheduled          Successfully assigned ml/a to node-a\n";
+    let records = decode(custom);
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[0].reason, "FailedScheduling");
+    assert_eq!(records[0].reporting_controller.as_deref(), Some("default-scheduler"));
+    assert!(records[1].note.starts_with("Successfully assigned"));
+
+    let ui = "Server requested\n2023-12-15T19:19:23Z [Normal] Successfully assigned hub/jupyter-a to node-b\n2023-12-15T19:19:32Z [Normal] Pulling image \"alpine\"\n2023-12-15T19:23:25Z [Normal] Started container nfs-fixer\n";
+    let records: Vec<EventRecord> = Decoder::from_str(ui).reference_time(now()).map(Result::unwrap).collect();
+    let reasons: Vec<&str> = records.iter().map(|r| r.reason.as_str()).collect();
+    assert_eq!(reasons, ["Scheduled", "Pulling", "Started"]);
+    assert!(records.iter().all(|r| r.has_flag(Flag::InferredReason)));
+}

@@ -33,12 +33,28 @@ const STARTS: &[(&str, &str, &str)] = &[
     ("Failed to create pod sandbox:", "FailedCreatePodSandBox", "Warning"),
     // Karpenter provisioner (pkg/controllers/provisioning/scheduling/events.go).
     ("Pod should schedule on:", "Nominated", "Normal"),
+    // kube-scheduler binding (pkg/scheduler/schedule_one.go).
+    ("Successfully assigned ", "Scheduled", "Normal"),
+    // kubelet image and container lifecycle (pkg/kubelet/images, pkg/kubelet/kuberuntime),
+    // the messages UI event lists show without their reason.
+    ("Pulling image ", "Pulling", "Normal"),
+    ("Successfully pulled image ", "Pulled", "Normal"),
+    ("Created container ", "Created", "Normal"),
+    ("Started container ", "Started", "Normal"),
+    ("Back-off restarting failed container", "BackOff", "Warning"),
 ];
 
 /// The record a bare message is, when it starts as one reason's messages do and that reason's
 /// grammar reads it; `regarding` is the object the surrounding text names.
 pub(super) fn record(message: &str, regarding: &ObjectReference) -> Option<EventRecord> {
-    let message = message.trim().trim_matches(|c| c == '"' || c == '`' || c == '\'').trim();
+    let message = message.trim();
+    // A message quoted whole (`"0/3 nodes ..."`) loses its quotes; one that ends in a quoted
+    // name (`Pulling image "alpine"`) keeps them.
+    let message = ['"', '`', '\'']
+        .iter()
+        .find_map(|q| message.strip_prefix(*q).and_then(|m| m.strip_suffix(*q)))
+        .unwrap_or(message)
+        .trim();
     let (_, reason, type_) = STARTS.iter().find(|(start, ..)| message.starts_with(start))?;
     let record = RawEvent {
         reason: Some(reason),

@@ -23,6 +23,8 @@ pub(crate) enum Column {
     Name,
     /// kubectl before 1.14: the object's Kind, NAME then being the object's name.
     Kind,
+    /// A `-o custom-columns` column the reader does not use (`CREATED:.metadata.creationTimestamp`).
+    Other,
 }
 
 impl Column {
@@ -40,7 +42,8 @@ impl Column {
             "OBJECT" => Column::Object,
             "SUBOBJECT" => Column::Subobject,
             "SOURCE" => Column::Source,
-            "MESSAGE" => Column::Message,
+            // `-o custom-columns=...,MSG:.message` names columns as the user likes.
+            "MESSAGE" | "MSG" | "NOTE" => Column::Message,
             "COUNT" => Column::Count,
             "NAME" => Column::Name,
             "KIND" => Column::Kind,
@@ -70,9 +73,12 @@ fn byte_offset(line: &str, at: usize) -> usize {
 impl Header {
     /// A header is a line whose cells are all event column names, REASON and MESSAGE among them.
     pub(crate) fn parse(line: &str) -> Option<Header> {
+        // A custom-columns header may have columns of its own: upper-case words, kept as `Other`.
+        let custom =
+            |text: &str| text.chars().all(|c| c.is_ascii_uppercase() || c == '_' || c == ' ').then_some(Column::Other);
         let columns: Vec<(usize, Column)> = cells(line)
             .into_iter()
-            .map(|(at, text)| Column::from_header(text).map(|c| (char_offset(line, at), c)))
+            .map(|(at, text)| Column::from_header(text).or_else(|| custom(text)).map(|c| (char_offset(line, at), c)))
             .collect::<Option<_>>()?;
         let has = |c| columns.iter().any(|(_, col)| *col == c);
         (has(Column::Reason) && has(Column::Message)).then_some(Header { columns })
@@ -231,6 +237,7 @@ impl<'a> Row<'a> {
             Column::Count => self.count = text.parse().ok(),
             Column::Name => self.event_name = Some(text),
             Column::Kind => self.kind = Some(text),
+            Column::Other => {}
         }
         Some(())
     }
