@@ -193,7 +193,9 @@ fn a_pasted_describe_output_reads_from_stdin() {
     assert_eq!(records[0]["count"], 3);
     assert_eq!(records[0]["reportingController"], "kueue-admission");
     assert_eq!(records[0]["lastTimestamp"], "2026-11-30T05:55:37.000000Z", "4m23s before --now");
-    assert_eq!(records[0]["flags"], serde_json::json!(["approximateTime"]));
+    // The paste names no kind; Kueue's `Pending` is only ever about a Workload.
+    assert_eq!(records[0]["flags"], serde_json::json!(["approximateTime", "inferredKind"]));
+    assert_eq!(records[0]["regarding"]["kind"], "Workload");
 }
 
 #[test]

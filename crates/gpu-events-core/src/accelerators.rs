@@ -20,19 +20,30 @@ pub struct Family {
     pub name: &'static str,
     /// Resource names; a trailing `*` matches any suffix. Matched without regard to case.
     pub resources: &'static [&'static str],
+    /// The scheduler that must place Pods asking for them (their device plugins do not work
+    /// with `default-scheduler` alone): `hami-scheduler`, `volcano`.
+    pub scheduler: Option<&'static str>,
 }
 
 const fn family(name: &'static str, resources: &'static [&'static str]) -> Family {
-    Family { name, resources }
+    Family { name, resources, scheduler: None }
+}
+
+const fn scheduled_by(name: &'static str, resources: &'static [&'static str], scheduler: &'static str) -> Family {
+    Family { name, resources, scheduler: Some(scheduler) }
 }
 
 /// Every accelerator family the diagnosis knows.
 pub const FAMILIES: &[Family] = &[
     family("nvidia", &["nvidia.com/gpu", "nvidia.com/gpu.shared"]),
     family("nvidia-mig", &["nvidia.com/mig-*"]),
-    family("hami", &["nvidia.com/gpucores", "nvidia.com/gpumem", "nvidia.com/gpumem-percentage"]),
+    scheduled_by(
+        "hami",
+        &["nvidia.com/gpucores", "nvidia.com/gpumem", "nvidia.com/gpumem-percentage"],
+        "hami-scheduler",
+    ),
     family("gpu-manager", &["tencent.com/vcuda-core", "tencent.com/vcuda-memory"]),
-    family("volcano-vgpu", &["volcano.sh/vgpu-*", "volcano.sh/gpu-*"]),
+    scheduled_by("volcano-vgpu", &["volcano.sh/vgpu-*", "volcano.sh/gpu-*"], "volcano"),
     family("gpushare", &["aliyun.com/gpu-mem", "aliyun.com/gpu-count", "aliyun.com/gpu*"]),
     family("amd", &["amd.com/gpu"]),
     family("intel", &["gpu.intel.com/*"]),

@@ -691,3 +691,37 @@ fn diagnoses_read_back_from_their_json() {
     assert_eq!(cause, Cause::InsufficientGpu);
     assert!(serde_json::from_str::<Cause>("\"no-such-cause\"").is_err());
 }
+
+#[test]
+fn root_causes_over_the_latest_event() {
+    // An admission failure, then the kubelet's fallout for the Pod it rejected.
+    let admission = "  Warning  UnexpectedAdmissionError  2m  kubelet  Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 1, Available: 0, which is unexpected\n  Warning  FailedMount  1m  kubelet  MountVolume.SetUp failed for volume \"kube-api-access-x\" : object \"ml\"/\"kube-root-ca.crt\" not registered\n";
+    let (phase, cause, _) = single(admission);
+    assert_eq!((phase, cause), (Phase::Failed, Cause::DevicePluginUnavailable));
+
+    // New NodeClaims nominated one after another: churn, nodes never ready.
+    let churn = "  Warning  FailedScheduling  30m  default-scheduler  0/3 nodes are available: 3 Insufficient nvidia.com/gpu.\n  Normal   Nominated  29m  karpenter  Pod should schedule on: nodeclaim/gpu-a\n  Normal   Nominated  20m  karpenter  Pod should schedule on: nodeclaim/gpu-b\n  Normal   Nominated  10m  karpenter  Pod should schedule on: nodeclaim/gpu-c\n";
+    assert_eq!(single(churn).1, Cause::NodeNeverReady);
+    assert!(single(churn).2 < Confidence::High);
+
+    // HAMi's resource names under default-scheduler.
+    let hami = "  Warning  FailedScheduling  1m  default-scheduler  0/1 nodes are available: 1 Insufficient nvidia.com/gpumem.\n";
+    assert_eq!(single(hami).1, Cause::WrongScheduler);
+    let hami_scheduler = hami.replace("default-scheduler", "hami-scheduler");
+    assert_eq!(single(&hami_scheduler).1, Cause::InsufficientGpu);
+
+    // A MIG profile nobody offers; a DRA claim nothing satisfies.
+    let mig = "  Warning  FailedScheduling  1m  default-scheduler  0/2 nodes are available: 2 Insufficient nvidia.com/mig-3g.40gb.\n";
+    assert_eq!(single(mig).1, Cause::MigProfileUnavailable);
+    let dra =
+        "  Warning  FailedScheduling  1m  default-scheduler  0/2 nodes are available: 2 cannot allocate all claims.\n";
+    assert_eq!(single(dra).1, Cause::DraClaimUnsatisfiable);
+
+    // Accelerators beyond NVIDIA and AMD are GPUs too.
+    for resource in ["tencent.com/vcuda-core", "huawei.com/Ascend910", "gpu.intel.com/i915"] {
+        let text = format!(
+            "  Warning  FailedScheduling  1m  default-scheduler  0/1 nodes are available: 1 Insufficient {resource}.\n"
+        );
+        assert_eq!(single(&text).1, Cause::InsufficientGpu, "{resource}");
+    }
+}

@@ -230,6 +230,50 @@ causes! {
         "kubectl get pods -n gpu-operator -o wide | grep driver",
         "nvidia-smi   # on the node",
     ]),
+    DevicePluginMissing("device-plugin-missing", "No device plugin advertises the requested accelerator on the nodes: the resource is not registered (capacity without allocatable, or absent), so the scheduler sees none of it.", [
+        "kubectl get nodes -o json | jq '.items[] | {name: .metadata.name, capacity: .status.capacity, allocatable: .status.allocatable}'",
+        "kubectl get pods -A -o wide | grep -iE 'device-plugin|hami|vgpu|gpu-manager|ascend'",
+    ]),
+    DraClaimUnsatisfiable("dra-claim-unsatisfiable", "No device published in a ResourceSlice satisfies the Pod's ResourceClaim (its DeviceClass, CEL selectors or count), so the scheduler cannot allocate it.", [
+        "kubectl get resourceclaims -n {ns} -o wide",
+        "kubectl get resourceslices -o wide",
+        "kubectl get deviceclasses",
+    ]),
+    DraDriverMissing("dra-driver-missing", "The DRA driver the claim's devices need is not registered with the kubelet on the node (its kubelet plugin is not running there).", [
+        "kubectl get pods -A -o wide | grep -iE 'dra|kubelet-plugin'",
+        "kubectl get resourceslices -o wide",
+    ]),
+    MigProfileUnavailable("mig-profile-unavailable", "No node offers the requested MIG profile (no GPU is partitioned that way, or all such instances are in use).", [
+        "kubectl get nodes -o json | jq '.items[] | {name: .metadata.name, mig: (.status.allocatable | with_entries(select(.key | startswith(\"nvidia.com/mig-\"))))}'",
+        "kubectl get nodes -L nvidia.com/mig.config -L nvidia.com/mig.config.state",
+    ]),
+    WrongScheduler("wrong-scheduler", "The Pod asks for resources only a GPU-sharing scheduler understands (HAMi, Volcano, gpu-manager), but another scheduler (usually default-scheduler) is placing it.", [
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.schedulerName}'",
+        "kubectl get pods -A -o wide | grep -iE 'scheduler'",
+    ]),
+    InvalidGpuRequest("invalid-gpu-request", "The accelerator request is one the sharing mode or device plugin refuses (more than one time-shared GPU, a mode or size the node does not offer).", [
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.containers[*].resources}'",
+        "kubectl get events -n {ns} --field-selector involvedObject.name={name}",
+    ]),
+    NodeNeverReady("node-never-ready", "New nodes (NodeClaims) keep being launched for the Pod but never become ready to run it: a churn of nominations, not progress (bootstrap, GPU driver or device plugin failing on the new nodes).", [
+        Karpenter: "kubectl get nodeclaims -o wide",
+        Karpenter: "kubectl describe nodeclaims",
+        "kubectl get nodes -o wide",
+    ]),
+    QueuePending("queue-pending", "The workload waits in its queue (Kueue, Volcano, KAI) for admission, not for nodes: the queue's turn, priority or a parent queue decides.", [
+        Kueue: "kubectl get clusterqueues -o wide",
+        Kueue: "kubectl get workloads -n {ns}",
+        "kubectl get events -n {ns} --field-selector involvedObject.name={name}",
+    ]),
+    ContainerStartFailed("container-start-failed", "The container was created but failed to start (StartError, RunContainerError): the OCI runtime, a hook (the NVIDIA container toolkit, CDI injection) or the entrypoint failed at start.", [
+        Pod: "kubectl describe {kind} {name} -n {ns}",
+        Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.status.containerStatuses[*].lastState}'",
+        "kubectl get events -n {ns} --field-selector involvedObject.name={name}",
+    ]),
+    NodeNotReady("node-not-ready", "The node is NotReady (kubelet not reporting, network or runtime down): its Pods cannot start and may be evicted.", [
+        Node: "kubectl describe node {name}",
+        "kubectl get nodes -o wide",
+    ]),
     Unknown("unknown", "The events do not point at a known cause.", [
         "kubectl describe {kind} {name} -n {ns}",
         "kubectl get events -n {ns} --field-selector involvedObject.name={name}",

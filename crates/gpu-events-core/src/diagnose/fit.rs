@@ -20,6 +20,10 @@ struct Tally {
     affinity: u32,
     accelerator_taint: bool,
     other_taint: bool,
+    /// DRA: `cannot allocate all claims` (no published device satisfies a claim).
+    dra_unsatisfiable: u32,
+    /// MIG: short of a `nvidia.com/mig-<profile>` resource.
+    mig_short: u32,
 }
 
 /// Taints that mark a node's state or role, not a dedication to some workloads.
@@ -30,6 +34,19 @@ fn is_state_taint(key: &str) -> bool {
         || key == "ToBeDeletedByClusterAutoscaler"
 }
 
+/// Whether a FitError from `reporter` asks for resources only another scheduler places: HAMi's
+/// and Volcano's vGPU resources mean nothing to `default-scheduler` (the Pod's `schedulerName`
+/// is wrong or missing).
+pub(super) fn wrong_scheduler(fit: &FitError, reporter: Option<&str>) -> bool {
+    reporter == Some("default-scheduler")
+        && fit.reasons.iter().any(|entry| match &entry.reason {
+            NodeReason::Insufficient { resource, .. } => {
+                crate::accelerators::family_of(resource).is_some_and(|f| f.scheduler.is_some())
+            }
+            _ => false,
+        })
+}
+
 /// The cause of a FitError, by the rule of the module docs.
 pub(super) fn cause(fit: &FitError) -> Option<Cause> {
     let mut tally = Tally::default();
@@ -37,7 +54,10 @@ pub(super) fn cause(fit: &FitError) -> Option<Cause> {
         let count = entry.count;
         match &entry.reason {
             NodeReason::Insufficient { resource, .. } if is_gpu_resource(resource) => {
-                tally.gpu_short = tally.gpu_short.max(count)
+                tally.gpu_short = tally.gpu_short.max(count);
+                if crate::accelerators::family_of(resource).is_some_and(|f| f.name == "nvidia-mig") {
+                    tally.mig_short = tally.mig_short.max(count);
+                }
             }
             NodeReason::Insufficient { .. } | NodeReason::TooManyPods { .. } => {
                 tally.other_short = tally.other_short.max(count)
@@ -55,7 +75,7 @@ pub(super) fn cause(fit: &FitError) -> Option<Cause> {
             NodeReason::NodeAffinity { .. } => tally.affinity += count,
             NodeReason::VolumeAffinity { .. } | NodeReason::Volume { .. } => tally.volume += count,
             NodeReason::Dra { text } if text.contains("cannot allocate all claims") => {
-                tally.gpu_short = tally.gpu_short.max(count)
+                tally.dra_unsatisfiable = tally.dra_unsatisfiable.max(count)
             }
             // Extender and vendor tokens: quotas (`ExceedsGPUQuota`) and GPU shortages (HAMi's
             // `NodeUnfitPod`, `CardInsufficientMemory`, `NodeInsufficientDevice`).
@@ -77,8 +97,18 @@ pub(super) fn cause(fit: &FitError) -> Option<Cause> {
     if t.quota > 0 {
         return Some(Cause::GpuQuotaExceeded);
     }
+    if t.dra_unsatisfiable > 0 && t.dra_unsatisfiable >= t.gpu_short {
+        return Some(Cause::DraClaimUnsatisfiable);
+    }
     if t.gpu_short > 0 {
-        return Some(if t.other_short > t.gpu_short { Cause::InsufficientResources } else { Cause::InsufficientGpu });
+        return Some(if t.other_short > t.gpu_short {
+            Cause::InsufficientResources
+        } else if t.mig_short == t.gpu_short {
+            // Every node short of accelerators lacks the MIG profile asked for.
+            Cause::MigProfileUnavailable
+        } else {
+            Cause::InsufficientGpu
+        });
     }
     if t.other_short > 0 || t.volume > 0 {
         return Some(if t.other_short >= t.volume { Cause::InsufficientResources } else { Cause::VolumeMountFailed });

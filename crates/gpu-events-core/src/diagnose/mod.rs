@@ -178,8 +178,11 @@ impl ObjectKey {
 fn diagnose_object(object: ObjectKey, records: &[&EventRecord]) -> Option<Diagnosis> {
     let mut readings: Vec<Reading> = records.iter().enumerate().map(|(i, r)| Reading::of(r, i)).collect();
     let (phase, cause, confidence) = conclude(&mut readings)?;
-    let supporting: Vec<&EventRecord> =
-        readings.iter().filter(|r| r.signal.cause.is_some_and(|(c, _)| c == cause)).map(|r| records[r.index]).collect();
+    // Churn is read from the nominations together, not from one record's signal.
+    let supports = |r: &Reading| {
+        r.signal.cause.is_some_and(|(c, _)| c == cause) || (cause == Cause::NodeNeverReady && r.claim.is_some())
+    };
+    let supporting: Vec<&EventRecord> = readings.iter().filter(|r| supports(r)).map(|r| records[r.index]).collect();
     let mut evidence: Vec<EventRecord> = supporting.iter().take(5).map(|r| (*r).clone()).collect();
     if let Some(latest) = readings.first().map(|r| records[r.index])
         && !evidence.iter().any(|e| e == latest)

@@ -21,6 +21,22 @@ pub(super) struct Reading {
     warning: bool,
     /// The note was read by its reason's grammar (typed details), not known by its reason alone.
     typed: bool,
+    /// A Karpenter nomination: a hash of the NodeClaim it names (new claims, one after another,
+    /// that never take the Pod are churn).
+    pub(super) claim: Option<u64>,
+}
+
+/// The NodeClaim a `Nominated` note names (`Pod should schedule on: nodeclaim/gpu-x`), hashed.
+fn nominated_claim(record: &EventRecord) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    if record.reason != "Nominated" {
+        return None;
+    }
+    let (_, rest) = record.note.split_once("nodeclaim/")?;
+    let name = rest.split([',', ' ']).next().filter(|n| !n.is_empty())?;
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    name.hash(&mut hasher);
+    Some(hasher.finish())
 }
 
 impl Reading {
@@ -40,6 +56,7 @@ impl Reading {
             signal: signal::read(record),
             warning: record.type_ == Some(EventType::Warning) || (record.type_.is_none() && always_warning()),
             typed: record.details.as_ref().is_some_and(|d| !matches!(d, crate::details::Details::Unrecognized)),
+            claim: nominated_claim(record),
         }
     }
 }
@@ -105,6 +122,25 @@ pub(super) fn conclude(readings: &mut [Reading]) -> Option<(Phase, Cause, Confid
     // error that says `401 Unauthorized`).
     let mut confidence =
         causes().filter(|((c, _), _)| *c == cause).map(|((_, conf), _)| conf).max().unwrap_or(newest_confidence);
+    // An admission failure ends the Pod (phase Failed): later mount or sandbox errors are its
+    // fallout, not the cause (the kubelet still tries to set up a Pod it rejected).
+    if let Some(&((root, root_confidence), _)) =
+        causes().find(|((c, _), p)| *p == Some(Phase::Failed) && *c != Cause::Unknown).as_ref()
+        && phase == Phase::ContainerCreating
+    {
+        return Some((Phase::Failed, root, root_confidence.min(Confidence::Medium)));
+    }
+    // Nominations of new NodeClaims, one after another, that never take the Pod: the nodes
+    // never become ready (churn), not "should schedule when the node is ready".
+    let mut claims: Vec<u64> = readings.iter().filter_map(|r| r.claim).collect();
+    claims.sort_unstable();
+    claims.dedup();
+    if claims.len() >= 2
+        && phase == Phase::Pending
+        && matches!(cause, Cause::NodeExpansionPending | Cause::InsufficientGpu | Cause::InsufficientResources)
+    {
+        return Some((Phase::Pending, Cause::NodeNeverReady, Confidence::Medium));
+    }
     // High means the typed details say so: a cause known from reasons alone is at most Medium.
     let typed = readings.iter().any(|r| r.typed && r.signal.cause.is_some_and(|(c, _)| c == cause));
     if !typed {

@@ -57,6 +57,11 @@ pub(super) fn read(record: &EventRecord) -> Signal {
                 || record.reason == "FilteringFailed" =>
         {
             match details {
+                Some(Details::Scheduling(SchedulingDetails::FitError(fit)))
+                    if super::fit::wrong_scheduler(fit, record.reporting_controller.as_deref()) =>
+                {
+                    cause(Phase::Pending, Cause::WrongScheduler, Medium)
+                }
                 Some(Details::Scheduling(SchedulingDetails::FitError(fit))) => match super::fit::cause(fit) {
                     Some(cause_) => cause(Phase::Pending, cause_, High),
                     None => cause(Phase::Pending, Cause::Unknown, Medium),
