@@ -181,3 +181,27 @@ fn same_facts(redactor: &Redactor) -> usize {
     }
     records
 }
+
+/// The README lists the built-in rules by family, as the engine has them.
+#[test]
+fn the_readme_lists_the_engines_rules() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find("<!-- redaction-rules").expect("the README has the rule list");
+    let block = &readme[start..];
+    let block = &block[block.find('\n').unwrap() + 1..block.find("<!-- /redaction-rules -->").unwrap()];
+    let mut families: Vec<(&str, Vec<&str>)> = Vec::new();
+    for rule in gpu_events_export::redact::builtin_rules() {
+        match families.iter_mut().find(|(family, _)| *family == rule.family) {
+            Some((_, names)) => names.push(rule.name),
+            None => families.push((rule.family, vec![rule.name])),
+        }
+    }
+    let expected: String = families
+        .iter()
+        .map(|(family, names)| {
+            let names: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
+            format!("- {family}: {}\n", names.join(", "))
+        })
+        .collect();
+    assert!(block == expected, "README.md's rule list is stale; it should read:\n{expected}");
+}
