@@ -152,7 +152,7 @@ impl RedactingReader {
                 let next = match chunks.next_chunk() {
                     Ok(Some(chunk)) => {
                         let mut made = Counts::default();
-                        let redacted = redactor.redact_bytes(&chunk, &mut made).into_owned();
+                        let redacted = redacted(&redactor, chunk, &mut made);
                         if let Ok(mut counts) = shared.lock() {
                             counts.add(&made);
                         }
@@ -182,7 +182,7 @@ impl RedactingReader {
             Source::Inline(redactor, chunks) => match chunks.next_chunk()? {
                 Some(chunk) => {
                     let mut made = Counts::default();
-                    let redacted = redactor.redact_bytes(&chunk, &mut made).into_owned();
+                    let redacted = redacted(redactor, chunk, &mut made);
                     if let Ok(mut counts) = self.counts.lock() {
                         counts.add(&made);
                     }
@@ -208,6 +208,14 @@ impl RedactingReader {
     }
 }
 
+/// A chunk redacted: itself (no copy) when nothing in it changed.
+fn redacted(redactor: &Redactor, chunk: Vec<u8>, counts: &mut Counts) -> Vec<u8> {
+    match redactor.redact_bytes(&chunk, counts) {
+        Cow::Borrowed(_) => chunk,
+        Cow::Owned(redacted) => redacted,
+    }
+}
+
 impl Read for RedactingReader {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         while self.at == self.chunk.len() {
@@ -220,5 +228,66 @@ impl Read for RedactingReader {
         buf[..n].copy_from_slice(&self.chunk[self.at..self.at + n]);
         self.at += n;
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RedactionConfig;
+
+    /// A reader that hands out a few bytes at a time (a slow pipe).
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.1.min(buf.len()).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    const TEXT: &str = "a 10.0.0.1\nkey: -----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx4Qk\nMIIEowIBAAKCAQEAx4Qk\n-----END RSA PRIVATE KEY-----\nGPU-e78e68c0-4e6a-737e-f9cc-4223fe50aead token=abc\r\nlast line without a break eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.";
+
+    #[test]
+    fn a_stream_in_small_pieces_is_redacted_as_the_whole_text() {
+        let redactor = Arc::new(Redactor::new(&RedactionConfig::default()).unwrap());
+        let whole = redactor.redact_str(TEXT).text.into_owned();
+        assert_eq!(
+            whole,
+            "a <ipv4>\nkey: <pem-private-key>\nGPU-e78e68c0-4e6a-737e-f9cc-4223fe50aead token=<secret>\r\nlast line without a break <jwt>"
+        );
+        for piece in [1, 3, 7, 64, 100_000] {
+            let mut out = Vec::new();
+            let counts = redactor.redact_stream(Trickle(TEXT.as_bytes(), piece), &mut out).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), whole, "pieces of {piece}");
+            assert_eq!(redactor.summary(&counts), "redacted 4: pem-private-key 1, jwt 1, key-value-secret 1, ipv4 1");
+            for reader in [
+                RedactingReader::new(Arc::clone(&redactor), Trickle(TEXT.as_bytes(), piece)),
+                RedactingReader::spawn(Arc::clone(&redactor), Trickle(TEXT.as_bytes(), piece)),
+            ] {
+                let counts = reader.counts();
+                let mut read = String::new();
+                let mut reader = reader;
+                reader.read_to_string(&mut read).unwrap();
+                assert_eq!(read, whole, "reader, pieces of {piece}");
+                assert_eq!(counts.lock().unwrap().total(), 4);
+            }
+        }
+    }
+
+    #[test]
+    fn an_unclosed_pem_block_waits_no_longer_than_pem_wait() {
+        let redactor = Redactor::new(&RedactionConfig::default()).unwrap();
+        let mut text = String::from("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n");
+        while text.len() < PEM_WAIT + 10_000 {
+            text.push_str("plain line of an event, nothing to hide here\n");
+        }
+        let mut out = Vec::new();
+        redactor.redact_stream(text.as_bytes(), &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.starts_with("<pem-private-key>\nplain line"), "{}", &out[..80]);
+        assert_eq!(out.len(), text.len() - text.find("\nplain").unwrap() + "<pem-private-key>".len());
     }
 }
