@@ -205,3 +205,100 @@ fn the_readme_lists_the_engines_rules() {
         .collect();
     assert!(block == expected, "README.md's rule list is stale; it should read:\n{expected}");
 }
+
+/// Secrets as GPU-cluster events carry them, each with the parts that must not survive.
+const SECRETS: &[(&str, &[&str])] = &[
+    ("s3fs: passwd AKIAIOSFODNN7EXAMPLE:wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY invalid", &["IOSFODNN7", "bPxRfiCY"]),
+    (
+        "back-off pulling https://m.s3.amazonaws.com/w.bin?X-Amz-Credential=ASIAY34FZKBOKMUTVV7A%2F20261202&X-Amz-Security-Token=IQoJb3JpZ2luX2Vj&X-Amz-Signature=9f2c1e7ab3d4e5f6",
+        &["Y34FZKBOK", "IQoJb3JpZ2lu", "9f2c1e7ab3d4e5f6"],
+    ),
+    (
+        "FailedCreate: HF_TOKEN hf_QwErTyUiOpAsDfGhJkLzXcVbNm1234567 and ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+        &["QwErTyUiOp", "16C7e42F292c"],
+    ),
+    ("blobfuse: https://a.blob.core.windows.net/c?sv=2022-11-02&sr=c&sig=AbC%2Bd3F%3D failed", &["AbC%2Bd3F"]),
+    (
+        "notify https://hooks.slack.com/services/T0123ABCD/B0456EFGH/aBcDeFgHiJkLmNoPqRsTuVwX: 404",
+        &["T0123ABCD", "aBcDeFgHiJ"],
+    ),
+    (
+        "malformed key -----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----",
+        &["MIIEvQIBAD"],
+    ),
+    (
+        "attach eni-0a1b2c3d4e5f60718 for arn:aws:iam::123456789012:role/node failed",
+        &["0a1b2c3d4e5f60718", "123456789012"],
+    ),
+    (
+        "token eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW0ifQ.c2lnbmF0dXJlX3gx rejected",
+        &["eyJzdWIiOiJzeXN0ZW0ifQ", "c2lnbmF0dXJlX3gx"],
+    ),
+    ("dial postgres://app:s3cr3tPW@db:5432/x with password=Tr0ub4dor&3 failed", &["s3cr3tPW", "Tr0ub4dor"]),
+    (
+        "Authorization: Basic dXNlcjpwYXNzd29yZA== xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOp",
+        &["dXNlcjpw", "AbCdEfGhIjKlMnOp"],
+    ),
+    (
+        "OPENAI_API_KEY=sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8t key AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI",
+        &["Ab3dEf6hIj9k", "AIzaSyDdI0h"],
+    ),
+    (
+        r#"pull secret {"auths":{"nvcr.io":{"auth":"JG9hdXRodG9rZW46bnZhcGk="}}} link 00:1a:2b:3c:4d:5e via fd00:10:96::a"#,
+        &["JG9hdXRod", "00:1a:2b", "fd00:10:96"],
+    ),
+];
+
+/// Secrets spliced into every note of the corpus, written as kubectl writes JSON (Go escapes
+/// `&`, `<`, `>`) and as YAML: none survives redaction of the text, and each record keeps its
+/// reason, type, count, object and kind of details.
+#[test]
+fn secrets_spliced_into_real_notes_do_not_survive_in_json_or_yaml() {
+    let redactor = Redactor::new(&RedactionConfig::default()).unwrap();
+    let now = "2026-12-02T00:00:00Z".parse().unwrap();
+    let mut items = Vec::new();
+    for (_, text) in corpus() {
+        for record in Decoder::from_str(&text).reference_time(now).filter_map(Result::ok) {
+            let (phrase, _) = SECRETS[items.len() % SECRETS.len()];
+            items.push(json!({
+                "apiVersion": "v1", "kind": "Event",
+                "metadata": {"name": format!("e{}", items.len()), "namespace": "ml"},
+                "involvedObject": {"kind": record.regarding.kind.as_deref().unwrap_or("Pod"), "name": "llama-0", "namespace": "ml"},
+                "reason": record.reason.to_string(), "type": "Warning", "count": 3,
+                "message": format!("{} {phrase}", record.note),
+                "lastTimestamp": "2026-12-01T10:00:00Z",
+            }));
+        }
+    }
+    assert!(items.len() >= 100);
+    let list = json!({"apiVersion": "v1", "kind": "List", "items": items});
+    let go_json = serde_json::to_string_pretty(&list)
+        .unwrap()
+        .replace('&', "\\u0026")
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e");
+    let yaml = serde_yaml_ng::to_string(&list).unwrap();
+    for (format, text) in [("json", go_json), ("yaml", yaml)] {
+        let redacted = redactor.redact_str(&text).text.into_owned();
+        let records = |text: &str| -> Vec<Value> {
+            Decoder::from_str(text).reference_time(now).map(|r| serde_json::to_value(r.unwrap()).unwrap()).collect()
+        };
+        let (before, after) = (records(&text), records(&redacted));
+        assert_eq!(before.len(), items.len(), "{format}");
+        assert_eq!(after.len(), before.len(), "{format}");
+        let output = serde_json::to_string(&after).unwrap();
+        let unredacted = serde_json::to_string(&before).unwrap();
+        for (_, parts) in SECRETS {
+            for part in *parts {
+                assert!(unredacted.contains(part), "{format}: {part} is in the records before redaction");
+                assert!(!output.contains(part) && !redacted.contains(part), "{format}: {part} survived");
+            }
+        }
+        for (b, a) in before.iter().zip(&after) {
+            for field in ["reason", "type", "count", "regarding"] {
+                assert_eq!(b[field], a[field], "{format}: {field} of {}", b["note"]);
+            }
+            assert_eq!(b["details"]["kind"], a["details"]["kind"], "{format}: details of {}", b["note"]);
+        }
+    }
+}
