@@ -1,7 +1,9 @@
 //! Which lines each built-in rule can match, found in one pass over the text so that most lines
-//! pay almost nothing: one Aho-Corasick search for every rule's literal triggers (ASCII
-//! case-insensitive) and one `memchr3` walk over `.`, `:` and `-` for the address shapes (a
-//! dotted quad, an IPv6 or MAC candidate). Each trigger is a necessary condition for its rule's
+//! pay almost nothing: one Aho-Corasick search for every rule's literal triggers over the text
+//! folded to lower case (case-sensitive on the folded copy, so the searcher keeps its SIMD
+//! prefilter, which case-insensitive search with this many patterns loses), a `memchr` for `@`,
+//! and one `memchr3` walk over `.`, `:` and `-` for the address shapes (a dotted quad, an IPv6 or
+//! MAC candidate, an instance id). Each trigger is a necessary condition for its rule's
 //! match, so a line without one cannot match and is skipped; a false trigger only costs running
 //! that rule's regex on that line.
 
@@ -19,6 +21,8 @@ pub(crate) struct Prefilter {
     dotted_quad: u64,
     ipv6: u64,
     mac: u64,
+    at: u64,
+    instance: u64,
     /// The whole-text rules, with the literal that triggers them.
     multiline: Vec<(&'static str, u64)>,
 }
@@ -31,7 +35,7 @@ impl Prefilter {
     pub(crate) fn new(rules: &[Builtin]) -> Prefilter {
         let mut patterns: Vec<String> = Vec::new();
         let mut literal_rules: Vec<u64> = Vec::new();
-        let (mut dotted_quad, mut ipv6, mut mac) = (0, 0, 0);
+        let (mut dotted_quad, mut ipv6, mut mac, mut at, mut instance) = (0, 0, 0, 0, 0);
         let mut multiline: Vec<(&'static str, u64)> = Vec::new();
         for (index, rule) in rules.iter().enumerate() {
             let bit = 1u64 << index;
@@ -49,6 +53,8 @@ impl Prefilter {
                     }
                 }
                 Trigger::DottedQuad => dotted_quad |= bit,
+                Trigger::At => at |= bit,
+                Trigger::InstanceId => instance |= bit,
                 Trigger::Ipv6 => ipv6 |= bit,
                 Trigger::Mac => mac |= bit,
                 Trigger::Multiline(literal) => match multiline.iter_mut().find(|(l, _)| *l == literal) {
@@ -58,11 +64,10 @@ impl Prefilter {
             }
         }
         let literals = AhoCorasickBuilder::new()
-            .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
             .build(&patterns)
             .expect("the built-in trigger literals build an automaton");
-        Prefilter { literals, literal_rules, dotted_quad, ipv6, mac, multiline }
+        Prefilter { literals, literal_rules, dotted_quad, ipv6, mac, at, instance, multiline }
     }
 
     /// The whole-text rules whose trigger occurs in `text`.
@@ -77,10 +82,15 @@ impl Prefilter {
     pub(crate) fn lines(&self, text: &str, lines: &mut Vec<Line>) {
         let bytes = text.as_bytes();
         let mut hits: Vec<(usize, u64)> = Vec::new();
-        for found in self.literals.find_overlapping_iter(bytes) {
+        // Folding keeps every byte where it is (ASCII letters only change case).
+        let folded = bytes.to_ascii_lowercase();
+        for found in self.literals.find_overlapping_iter(&folded) {
             hits.push((found.start(), self.literal_rules[found.pattern().as_usize()]));
         }
-        if self.dotted_quad | self.ipv6 | self.mac != 0 {
+        if self.at != 0 {
+            hits.extend(memchr::memchr_iter(b'@', bytes).map(|i| (i, self.at)));
+        }
+        if self.dotted_quad | self.ipv6 | self.mac | self.instance != 0 {
             self.shapes(bytes, &mut hits);
         }
         // Overlapping literal matches come by end, the shapes after them: put them in text order.
@@ -133,6 +143,14 @@ impl Prefilter {
                     if mask != 0 {
                         hits.push((at, mask));
                     }
+                }
+                b'-' if self.instance != 0
+                    && at >= 1
+                    && bytes[at - 1] == b'i'
+                    && (at == 1 || !(bytes[at - 2].is_ascii_alphanumeric() || bytes[at - 2] == b'_'))
+                    && bytes.get(at + 1).is_some_and(u8::is_ascii_hexdigit) =>
+                {
+                    hits.push((at, self.instance));
                 }
                 b'-' if self.mac != 0 && at >= dashes_until => {
                     let hex = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_hexdigit);

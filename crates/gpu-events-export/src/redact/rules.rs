@@ -20,8 +20,13 @@ pub(crate) type Accept = fn(&Captures<'_>) -> bool;
 /// to find (see `prefilter.rs`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Trigger {
-    /// One of these literals (ASCII case-insensitive) occurs on the line.
+    /// One of these literals (ASCII case-insensitive, 3 bytes or more, so the searcher's SIMD
+    /// prefilter applies) occurs on the line.
     Literals(&'static [&'static str]),
+    /// An `@` occurs on the line.
+    At,
+    /// `i-` after a non-word character (or at the start) and before a hex digit.
+    InstanceId,
     /// A run of digits and dots with three dots (a dotted quad candidate).
     DottedQuad,
     /// A run of hex digits, colons and dots with `::` or six colons (an IPv6 candidate).
@@ -148,14 +153,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "${p}<aws-session-token>",
         check: None,
         accept: Some(not_placeholder),
-        trigger: Trigger::Literals(&[
-            "x-amz-security-token=",
-            "session_token",
-            "session-token",
-            "security_token",
-            "security-token",
-            "sessiontoken",
-        ]),
+        trigger: Trigger::Literals(&["x-amz-", "session", "security"]),
     },
     Builtin {
         info: BuiltinRule {
@@ -170,7 +168,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "${p}<aws-signature>",
         check: None,
         accept: None,
-        trigger: Trigger::Literals(&["x-amz-signature="]),
+        trigger: Trigger::Literals(&["x-amz-"]),
     },
     Builtin {
         info: BuiltinRule {
@@ -185,7 +183,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "${p}<aws-credential>",
         check: None,
         accept: None,
-        trigger: Trigger::Literals(&["x-amz-credential="]),
+        trigger: Trigger::Literals(&["x-amz-"]),
     },
     Builtin {
         info: BuiltinRule {
@@ -260,7 +258,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "${p}<gcp-private-key-id>",
         check: None,
         accept: None,
-        trigger: Trigger::Literals(&["private_key_id"]),
+        trigger: Trigger::Literals(&["private"]),
     },
     Builtin {
         info: BuiltinRule {
@@ -275,7 +273,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "${p}<gcp-signature>",
         check: None,
         accept: None,
-        trigger: Trigger::Literals(&["x-goog-signature="]),
+        trigger: Trigger::Literals(&["x-goog-"]),
     },
     Builtin {
         info: BuiltinRule {
@@ -290,7 +288,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "${p}<gcp-credential>",
         check: None,
         accept: None,
-        trigger: Trigger::Literals(&["x-goog-credential="]),
+        trigger: Trigger::Literals(&["x-goog-"]),
     },
     Builtin {
         info: BuiltinRule {
@@ -305,7 +303,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "${p}<azure-storage-key>",
         check: None,
         accept: None,
-        trigger: Trigger::Literals(&["accountkey", "sharedaccesskey"]),
+        trigger: Trigger::Literals(&["accountkey", "access"]),
     },
     Builtin {
         info: BuiltinRule {
@@ -441,13 +439,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "${p}<docker-auth>",
         check: None,
         accept: None,
-        trigger: Trigger::Literals(&[
-            "\"auth",
-            "\"identitytoken",
-            "\"registrytoken",
-            ".dockerconfigjson",
-            ".dockercfg",
-        ]),
+        trigger: Trigger::Literals(&["auth", "token", ".docker"]),
     },
     // ---- headers ----
     Builtin {
@@ -468,7 +460,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "${p}${m}${s}<token>",
         check: None,
         accept: Some(authorization_value),
-        trigger: Trigger::Literals(&["authorization"]),
+        trigger: Trigger::Literals(&["auth"]),
     },
     Builtin {
         info: BuiltinRule {
@@ -542,7 +534,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "${q}${p}<password>",
         check: None,
         accept: Some(key_value),
-        trigger: Trigger::Literals(&["password", "passwd", "passphrase"]),
+        trigger: Trigger::Literals(&["pass"]),
     },
     Builtin {
         info: BuiltinRule {
@@ -575,15 +567,9 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             "apikey",
             "api_key",
             "api-key",
-            "accesskey",
-            "access_key",
-            "access-key",
-            "privatekey",
-            "private_key",
-            "private-key",
-            "authkey",
-            "auth_key",
-            "auth-key",
+            "access",
+            "private",
+            "auth",
             "credential",
         ]),
     },
@@ -601,7 +587,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "<email>",
         check: None,
         accept: None,
-        trigger: Trigger::Literals(&["@"]),
+        trigger: Trigger::At,
     },
     // ---- accounts and provider resource ids ----
     Builtin {
@@ -632,7 +618,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "<instance-id>",
         check: Some(not_in_name),
         accept: None,
-        trigger: Trigger::Literals(&["i-"]),
+        trigger: Trigger::InstanceId,
     },
     Builtin {
         info: BuiltinRule {
