@@ -4,15 +4,17 @@ use std::fs::File;
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use gpu_events_core::EventRecord;
 use gpu_events_core::decode::{DecodeError, Decoder};
 use gpu_events_core::diagnose::{Diagnosis, Summary, SummaryEntry, SummaryReport, diagnose};
 use gpu_events_core::record::Flag;
+use gpu_events_export::Redactor;
 
 use crate::table::Table;
-use crate::{Error, ExplainOutput, Mode, View, age, live, output};
+use crate::{Error, ExplainOutput, Mode, View, age, live, output, redact};
 
 /// Progress on a terminal every this many events.
 const PROGRESS_EVERY: u64 = 20_000;
@@ -39,9 +41,15 @@ pub enum Input<'a> {
     Sample,
 }
 
-pub fn run(input: Input<'_>, view: View, now: Option<DateTime<Utc>>, out: &mut impl Write) -> Result<ExitCode, Error> {
+pub fn run(
+    input: Input<'_>,
+    view: View,
+    now: Option<DateTime<Utc>>,
+    redactor: Option<&Arc<Redactor>>,
+    out: &mut impl Write,
+) -> Result<ExitCode, Error> {
     match input {
-        Input::File(path) if path == Path::new("-") => stream(Box::new(io::stdin().lock()), view, now, out),
+        Input::File(path) if path == Path::new("-") => stream(redact::reader(io::stdin(), redactor), view, now, out),
         Input::File(path) => {
             if path.is_dir() {
                 return Err(Error::Open {
@@ -55,7 +63,7 @@ pub fn run(input: Input<'_>, view: View, now: Option<DateTime<Utc>>, out: &mut i
             // order) when there are cores for them besides the reader and this thread; with
             // fewer, one thread parsing in place is as fast and uses half the CPU (BENCHMARKS.md).
             let threads = std::thread::available_parallelism().map_or(1, usize::from).saturating_sub(2);
-            let decoder = Decoder::from_reader(file).reference_time(now);
+            let decoder = Decoder::from_reader(redact::reader(file, redactor)).reference_time(now);
             if view.mode == Mode::Summary {
                 // Each record is reduced to its summary entry where it was decoded.
                 let entries = decoder.parallel_map(threads, |item| item.map(SummaryEntry::of));
@@ -70,7 +78,7 @@ pub fn run(input: Input<'_>, view: View, now: Option<DateTime<Utc>>, out: &mut i
         }
         // Piped input, unless the pipe is empty (`< /dev/null`, CI runners): then the sample.
         Input::Auto if !io::stdin().is_terminal() && has_input(&mut io::stdin().lock())? => {
-            stream(Box::new(io::stdin().lock()), view, now, out)
+            stream(redact::reader(io::stdin(), redactor), view, now, out)
         }
         Input::Auto | Input::Sample => {
             let now = now.unwrap_or_else(|| SAMPLE_NOW.parse().expect("SAMPLE_NOW is RFC 3339"));
@@ -79,7 +87,7 @@ pub fn run(input: Input<'_>, view: View, now: Option<DateTime<Utc>>, out: &mut i
             } else {
                 eprintln!("gpu-events: reading the bundled sample (no FILE given, nothing piped in)");
             }
-            print(Decoder::from_str(SAMPLE).reference_time(now), view, now, false, out)
+            print(Decoder::from_str(&redact::text(SAMPLE, redactor)).reference_time(now), view, now, false, out)
         }
     }
 }
@@ -89,6 +97,7 @@ pub fn run_live(
     target: &live::Target,
     view: View,
     now: Option<DateTime<Utc>>,
+    redactor: Option<&Arc<Redactor>>,
     out: &mut impl Write,
 ) -> Result<ExitCode, Error> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
@@ -99,13 +108,14 @@ pub fn run_live(
             pod.sharpen(diagnoses);
         }
     };
-    print_with(records.into_iter().map(Ok), view, now, false, &sharpen, out)
+    let records = records.into_iter().map(|record| Ok(redact::record(record, redactor)));
+    print_with(records, view, now, false, &sharpen, out)
 }
 
 /// Standard input: JSON Lines are flushed record by record, so a watch (`kubectl get events -w
 /// -o json | gpu-events explain - -o json`) shows each event as it comes.
 fn stream(
-    input: Box<dyn Read>,
+    input: Box<dyn Read + Send>,
     view: View,
     now: Option<DateTime<Utc>>,
     out: &mut impl Write,

@@ -51,7 +51,8 @@ pub(crate) struct ExportArgs {
     /// Add a `namespace` label to the metrics (bounded by your namespaces).
     #[arg(long)]
     metrics_namespace_label: bool,
-    /// Turn off the built-in redaction rules (IPs, cloud ids, tokens, URL credentials, emails).
+    /// Turn off the built-in redaction rules (credentials, tokens, keys, passwords, ids, addresses:
+    /// `gpu-events redact --list-rules`).
     #[arg(long)]
     no_default_redaction: bool,
     /// A redaction rule (repeatable), as in the config file, inline YAML:

@@ -8,6 +8,7 @@ mod export;
 mod live;
 mod output;
 mod reasons;
+mod redact;
 mod table;
 
 use std::io::{self, Write};
@@ -85,11 +86,20 @@ enum Command {
         /// (`4m43s`); defaults to now.
         #[arg(long, value_parser = parse_time)]
         now: Option<DateTime<Utc>>,
+        #[command(flatten)]
+        redaction: redact::ExplainArgs,
     },
     /// Export events before they expire: watch the cluster (both Event APIs if asked), write each
     /// Event once as a typed record, repeats as deltas with their counts, to stdout, a file, OTLP
     /// or a webhook; a checkpoint (`--state`) makes restarts lossless and duplicate-free.
     Export(Box<export::ExportArgs>),
+    /// Write the input back with secrets replaced, every other byte unchanged: the step before
+    /// pasting `kubectl describe` output, a YAML dump or logs into an issue.
+    ///
+    /// `gpu-events redact describe.txt > safe.txt`. The rules are the exporter's (credentials,
+    /// tokens, signed URLs, keys, passwords, addresses; `--list-rules`), plus your own; stderr
+    /// says how many of each rule were replaced.
+    Redact(redact::RedactArgs),
     /// List the reason catalogue.
     Reasons {
         /// Output format.
@@ -173,7 +183,22 @@ fn main() -> ExitCode {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match cli.command {
-        Command::Explain { file, sample, output, no_headers, diagnose, summary, now, namespace, all_namespaces } => {
+        Command::Explain {
+            file,
+            sample,
+            output,
+            no_headers,
+            diagnose,
+            summary,
+            now,
+            namespace,
+            all_namespaces,
+            redaction,
+        } => {
+            let redactor = match redaction.redactor() {
+                Ok(redactor) => redactor,
+                Err(err) => return fail(&err),
+            };
             let mode = match (diagnose, summary) {
                 (true, _) => Mode::Diagnose,
                 (_, true) => Mode::Summary,
@@ -194,18 +219,19 @@ fn main() -> ExitCode {
                 let (kind, name) = object.map_or((None, None), |(k, n)| (Some(k), Some(n)));
                 let namespace = if all_namespaces { None } else { namespace };
                 let target = live::Target { kind, name, namespace, cluster };
-                explain::run_live(&target, view, now, &mut out)
+                explain::run_live(&target, view, now, redactor.as_ref(), &mut out)
             } else {
                 let input = match (&file, sample) {
                     (Some(path), _) => explain::Input::File(path),
                     (None, true) => explain::Input::Sample,
                     (None, false) => explain::Input::Auto,
                 };
-                explain::run(input, view, now, &mut out)
+                explain::run(input, view, now, redactor.as_ref(), &mut out)
             }
         }
 
         Command::Export(args) => export::run(*args, &cluster).map_err(Error::Export),
+        Command::Redact(args) => redact::run(args),
         Command::Reasons { output } => reasons::run(output, &mut out),
         Command::Schema => print_schema(&mut out),
         Command::Completions { shell } => {
@@ -223,11 +249,13 @@ fn main() -> ExitCode {
         Ok(status) => status,
         // A closed pipe (`| head`) is not an error.
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
-        Err(err) => {
-            eprintln!("gpu-events: error: {err:#}");
-            ExitCode::FAILURE
-        }
+        Err(err) => fail(&err),
     }
+}
+
+fn fail(err: &Error) -> ExitCode {
+    eprintln!("gpu-events: error: {err:#}");
+    ExitCode::FAILURE
 }
 
 fn print_schema(out: &mut impl Write) -> Result<ExitCode, Error> {
@@ -252,13 +280,16 @@ enum Error {
     Cluster(String),
     #[error("export: {0}")]
     Export(String),
+    /// Redaction rules that cannot be used (a file, or a rule that does not compile).
+    #[error("{0}")]
+    Config(String),
 }
 
 fn is_broken_pipe(err: &Error) -> bool {
     match err {
         Error::Io(err) => err.kind() == io::ErrorKind::BrokenPipe,
         Error::Json(err) => err.io_error_kind() == Some(io::ErrorKind::BrokenPipe),
-        Error::Open { .. } | Error::Kube(_) | Error::Cluster(_) | Error::Export(_) => false,
+        Error::Open { .. } | Error::Kube(_) | Error::Cluster(_) | Error::Export(_) | Error::Config(_) => false,
     }
 }
 

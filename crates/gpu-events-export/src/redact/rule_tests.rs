@@ -1,0 +1,379 @@
+//! Each built-in rule with inputs it redacts and inputs it must keep; the documented examples;
+//! that redacting twice changes nothing; and that the prefilter never hides a match (the engine
+//! against every rule run on every line).
+
+use std::borrow::Cow;
+
+use super::rules::BUILTINS;
+use super::*;
+
+fn defaults() -> Redactor {
+    Redactor::new(&RedactionConfig::default()).expect("the built-in rules compile")
+}
+
+/// `(rule, input, expected output)`: the rule fires, and the output is exactly this.
+const POSITIVE: &[(&str, &str, &str)] = &[
+    (
+        "pem-private-key",
+        "secret volume: -----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----\nnext line kept",
+        "secret volume: <pem-private-key>\nnext line kept",
+    ),
+    (
+        "pem-private-key",
+        r#"{"private_key": "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx4Qk\n-----END RSA PRIVATE KEY-----\n", "x": 1}"#,
+        r#"{"private_key": "<pem-private-key>\n", "x": 1}"#,
+    ),
+    (
+        "pem-private-key",
+        "cut paste: -----BEGIN OPENSSH PRIVATE KEY-----\n  b3BlbnNzaC1rZXktdjEAAAAABG5vbmU\n  AAAAAAAAAAAAAABFwAAAAdzc2gtcn\n(truncated)",
+        "cut paste: <pem-private-key>\n(truncated)",
+    ),
+    ("pem-block", "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n", "<pem-block>\n"),
+    (
+        "jwt",
+        "projected token eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJhdWQiOlsiYXBpIl19.c2lnbmF0dXJl_-x expired",
+        "projected token <jwt> expired",
+    ),
+    ("jwt", "id_token=eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.", "id_token=<jwt>"),
+    (
+        "aws-secret-key",
+        "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "AWS_SECRET_ACCESS_KEY=<aws-secret-key>",
+    ),
+    (
+        "aws-secret-key",
+        r#"{"AccessKeyId": "ASIAY34FZKBOKMUTVV7A", "SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}"#,
+        r#"{"AccessKeyId": "<aws-access-key-id>", "SecretAccessKey": "<aws-secret-key>"}"#,
+    ),
+    (
+        "aws-secret-key",
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "aws_secret_access_key = <aws-secret-key>",
+    ),
+    ("aws-access-key-id", "s3fs: AKIAIOSFODNN7EXAMPLE denied", "s3fs: <aws-access-key-id> denied"),
+    ("aws-access-key-id", "key ASIAY34FZKBOKMUTVV7A.", "key <aws-access-key-id>."),
+    (
+        "aws-session-token",
+        "export AWS_SESSION_TOKEN=IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLXdlc3QtMiJHMEUCIQ",
+        "export AWS_SESSION_TOKEN=<aws-session-token>",
+    ),
+    (
+        "aws-session-token",
+        r#"{"SessionToken": "IQoJb3JpZ2luX2VjEJr+AbC="}"#,
+        r#"{"SessionToken": "<aws-session-token>"}"#,
+    ),
+    (
+        "aws-signature",
+        r#"GET "https://m.s3.amazonaws.com/w.bin?X-Amz-Date=20261202T000000Z\u0026X-Amz-Signature=0f1e2d3c4b5a69788796a5b4c3d2e1f0\u0026x=1": 403"#,
+        r#"GET "https://m.s3.amazonaws.com/w.bin?X-Amz-Date=20261202T000000Z\u0026X-Amz-Signature=<aws-signature>\u0026x=1": 403"#,
+    ),
+    (
+        "aws-credential",
+        "x-amz-credential=AKIAIOSFODNN7EXAMPLE/20261202/us-east-1/s3/aws4_request&",
+        "x-amz-credential=<aws-credential>&",
+    ),
+    ("gcp-api-key", "?key=AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI&q=1", "?key=<gcp-api-key>&q=1"),
+    ("gcp-oauth-token", "Bearer ya29.c.b0AXv0zTOp8kL3nQ2rS5tU7vW9xY", "Bearer <gcp-oauth-token>"),
+    (
+        "gcp-private-key-id",
+        r#"{\"private_key_id\":\"0123456789abcdef0123456789abcdef01234567\"}"#,
+        r#"{\"private_key_id\":\"<gcp-private-key-id>\"}"#,
+    ),
+    (
+        "gcp-signature",
+        "&X-Goog-Signature=8a7b6c5d4e3f2a1b&X-Goog-Date=1",
+        "&X-Goog-Signature=<gcp-signature>&X-Goog-Date=1",
+    ),
+    (
+        "gcp-credential",
+        "?X-Goog-Credential=sa%40p.iam.gserviceaccount.com%2F20261202",
+        "?X-Goog-Credential=<gcp-credential>",
+    ),
+    (
+        "azure-storage-key",
+        "azurestorageaccountkey: c2VjcmV0a2V5c2VjcmV0a2V5c2VjcmV0a2V5==",
+        "azurestorageaccountkey: <azure-storage-key>",
+    ),
+    (
+        "azure-storage-key",
+        "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=root;SharedAccessKey=AbCdEfGhIjKlMnOpQrStUvWxYz0123456789+/AB=",
+        "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=root;SharedAccessKey=<azure-storage-key>",
+    ),
+    (
+        "azure-sas-signature",
+        "sas token sv=2022-11-02&ss=b&srt=co&sp=rl&sig=q%2BzX9%3D expired",
+        "sas token sv=2022-11-02&ss=b&srt=co&sp=rl&sig=<azure-sas-signature> expired",
+    ),
+    (
+        "url-signature",
+        "w.bin?Policy=eyJTdGF0ZW1lbnQi&Signature=Zm9vYmFy~ab&Key-Pair-Id=K1",
+        "w.bin?Policy=eyJTdGF0ZW1lbnQi&Signature=<url-signature>&Key-Pair-Id=K1",
+    ),
+    (
+        "github-token",
+        "git: github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF denied",
+        "git: <github-token> denied",
+    ),
+    ("github-token", "GITHUB_TOKEN: ghs_16C7e42F292c6912E7710c838347Ae178B4a", "GITHUB_TOKEN: <github-token>"),
+    ("gitlab-token", "PRIVATE-TOKEN: glpat-1a2B3c4D5e6F7g8H9i0J", "PRIVATE-TOKEN: <gitlab-token>"),
+    (
+        "huggingface-token",
+        "pull meta-llama/Llama-3-8B with hf_QwErTyUiOpAsDfGhJkLzXcVbNm1234567: 401",
+        "pull meta-llama/Llama-3-8B with <huggingface-token>: 401",
+    ),
+    ("slack-token", "token=xoxp-1234567890-0987654321-AbCdEf", "token=<slack-token>"),
+    (
+        "slack-webhook",
+        r#"{"url": "https://hooks.slack.com/workflows/T01/A02/3456/abcDEF"}"#,
+        r#"{"url": "https://hooks.slack.com/workflows/<slack-webhook>"}"#,
+    ),
+    ("openai-key", "key sk-AbCdEfGhIjKlMnOpQrSt0123456789 rejected", "key <openai-key> rejected"),
+    ("openai-key", "ANTHROPIC_API_KEY=sk-ant-api03-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op", "ANTHROPIC_API_KEY=<openai-key>"),
+    (
+        "docker-auth",
+        r#"{\"auths\":{\"ghcr.io\":{\"username\":\"bot\",\"auth\":\"Ym90OmdocF9zZWNyZXQ=\"}}}"#,
+        r#"{\"auths\":{\"ghcr.io\":{\"username\":\"bot\",\"auth\":\"<docker-auth>\"}}}"#,
+    ),
+    ("docker-auth", "  .dockerconfigjson: eyJhdXRocyI6eyJuYXJjLmlvIjp7fX19", "  .dockerconfigjson: <docker-auth>"),
+    (
+        "authorization",
+        "Authorization: AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20261202/us-east-1/s3/aws4_request, SignedHeaders=host, Signature=fe5f80f77d5f",
+        "Authorization: AWS4-HMAC-SHA256 <token>",
+    ),
+    (
+        "authorization",
+        "proxy-authorization: Negotiate YIIGhgYGKwYBBQUCoIIGejCCBnag",
+        "proxy-authorization: Negotiate <token>",
+    ),
+    (
+        "authorization",
+        "Authorization: GenieKey 0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0",
+        "Authorization: GenieKey <token>",
+    ),
+    ("authorization", "Authorization: token ghx_notashape", "Authorization: token <token>"),
+    ("bearer-token", "header: Bearer AbC.dEf-123_ghI", "header: Bearer <token>"),
+    (
+        "connection-string-password",
+        "mongodb+srv://app:p%40ss:w0rd@cluster0.mongodb.net/db?retryWrites=true",
+        "mongodb+srv://app:<password>@cluster0.mongodb.net/db?retryWrites=true",
+    ),
+    ("connection-string-password", "redis://:hunter2@redis-master:6379/0", "redis://:<password>@redis-master:6379/0"),
+    ("connection-string-password", "amqps://guest:Gu3st@rabbit.svc/vhost", "amqps://guest:<password>@rabbit.svc/vhost"),
+    (
+        "url-credentials",
+        "proxy http://u:p@squid.corp:3128 refused",
+        "proxy http://<credentials>@squid.corp:3128 refused",
+    ),
+    ("key-value-password", "--password=Tr0ub4dor&3 --user x", "--password=<password>&3 --user x"),
+    ("key-value-password", "      MYSQL_ROOT_PASSWORD:  R00tPass", "      MYSQL_ROOT_PASSWORD:  <password>"),
+    ("key-value-password", "{Password:hunter2! User:admin}", "{Password:<password> User:admin}"),
+    ("key-value-password", "'adminPassword': 'correct horse'", "'adminPassword': '<password>'"),
+    (
+        "key-value-password",
+        "jdbc:postgresql://db/x?user=a&password=b4d",
+        "jdbc:postgresql://db/x?user=a&password=<password>",
+    ),
+    ("key-value-secret", "CLIENT_SECRET=abc and apiKey: 'k-123'", "CLIENT_SECRET=<secret> and apiKey: '<secret>'"),
+    ("key-value-secret", r#"{"api_key":"x9"}"#, r#"{"api_key":"<secret>"}"#),
+    ("key-value-secret", "GET /v1/models?access_token=Ab9Cd8&limit=5", "GET /v1/models?access_token=<secret>&limit=5"),
+    ("key-value-secret", "HF_TOKEN: s3cr3t-t0k3n", "HF_TOKEN: <secret>"),
+    (
+        "key-value-secret",
+        "kubeadm join --token abcdef --discovery-token=abcdef.0123456789abcdef",
+        "kubeadm join --token abcdef --discovery-token=<secret>",
+    ),
+    ("email", "contact ops@gpu-lab.example.org", "contact <email>"),
+    (
+        "aws-account-id",
+        "arn:aws-cn:eks:cn-north-1:123456789012:cluster/x",
+        "arn:aws-cn:eks:cn-north-1:<account-id>:cluster/x",
+    ),
+    ("aws-instance-id", "aws:///us-west-2a/i-0123456789abcdef0", "aws:///us-west-2a/<instance-id>"),
+    ("aws-resource-id", "volume vol-0123456789abcdef0 stuck attaching", "volume vol-<id> stuck attaching"),
+    (
+        "aws-resource-id",
+        "AttachVolume.Attach failed: eni-0a1b2c3d4e5f60718 in arn:aws:ec2:us-west-2:123456789012:network-interface/eni-0a1b2c3d4e5f60718",
+        "AttachVolume.Attach failed: eni-<id> in arn:aws:ec2:us-west-2:<account-id>:network-interface/eni-<id>",
+    ),
+    (
+        "azure-subscription",
+        "/SUBSCRIPTIONS/0B1F6471-1BF0-4DDA-AEC3-CB9272F09590/x",
+        "/SUBSCRIPTIONS/<subscription-id>/x",
+    ),
+    ("gcp-project", "projects/ml-prod-4711/zones/us-central1-a", "projects/<project>/zones/us-central1-a"),
+    ("mac-address", "hw 0A-1B-2C-3D-4E-5F, then aa:bb:cc:dd:ee:ff.", "hw <mac>, then <mac>."),
+    ("ipv6", "peer 2001:db8:0:0:0:0:2:1 and ::1.", "peer <ipv6> and <ipv6>."),
+    ("ipv4", "node IP 192.168.0.255.", "node IP <ipv4>."),
+];
+
+/// `(rule, input)`: nothing in the input may change. Each rule's near misses.
+const NEGATIVE: &[(&str, &str)] = &[
+    ("pem-private-key", "the key file has no -----BEGIN line"),
+    ("pem-block", "-----BEGIN-----"),
+    ("jwt", "eyJhbGciOiJSUzI1NiJ9 alone is only a header; eyJ.eyJ.x"),
+    ("aws-secret-key", "secret_access_key: <set to the key 'secret' in secret 'aws'>"),
+    ("aws-access-key-id", "AKIA is a prefix; akiaiosfodnn7example is lower case; AKIAIOSFODNN7EXAMPLEXX is too long"),
+    ("aws-session-token", "aws_session_token: ${AWS_SESSION_TOKEN}"),
+    ("aws-signature", "X-Amz-SignedHeaders=host and X-Amz-Algorithm=AWS4-HMAC-SHA256"),
+    ("aws-credential", "X-Amz-Date=20261202T000000Z"),
+    ("gcp-api-key", "AIza is a prefix; AIzaTooShort"),
+    ("gcp-oauth-token", "ya29.short"),
+    ("gcp-private-key-id", r#""private_key_id": "not-hex""#),
+    ("gcp-signature", "X-Goog-SignedHeaders=host"),
+    ("gcp-credential", "X-Goog-Date=20261202T000000Z"),
+    ("azure-storage-key", "AccountName=models;EndpointSuffix=core.windows.net; AccountKey=short"),
+    ("azure-sas-signature", "config=x; design=y; signal=SIGTERM; sigterm sent"),
+    ("url-signature", "invalid Signature: bad; SignatureDoesNotMatch"),
+    ("github-token", "ghp_ short ghp_abc; github_pat_ too"),
+    ("gitlab-token", "glpat- and glpat-short"),
+    (
+        "huggingface-token",
+        "hf_transfer enabled, hf_hub_download failed, HF_HOME=/data, hf_abcdefghijklmnopqrstuvwxyzabcdefgh",
+    ),
+    ("slack-token", "xoxb- alone, xox-1234567890"),
+    ("slack-webhook", "hooks.slack.com/ is the host; https://hooks.slack.com/ down"),
+    ("openai-key", "disk-pressure, task-runner-0, sk-worker-0123456789abcdef, sk-learn"),
+    ("docker-auth", r#"{"auths":{"nvcr.io":{"username":"$oauthtoken"}}}, "auth": """#),
+    ("authorization", "failed authorization: permission denied; Authorization failed; authorization: Unauthorized"),
+    ("bearer-token", "bearer token expired; Bearer authentication required; Bearer <token>"),
+    ("connection-string-password", "postgres://db.ml.svc:5432/runs and mysql://db-host/db"),
+    ("url-credentials", "https://registry.example.com/v2/ml/llama and s3://bucket/key"),
+    (
+        "key-value-password",
+        "passwordFile: /etc/pw; password authentication failed for user \"app\"; DB_PASSWORD:  <set to the key 'password' in secret 'db'>",
+    ),
+    ("key-value-password", "password: invalid; PASSWORD=$(DB_PASS); password: ***; password=\"{{ .Values.pw }}\""),
+    (
+        "key-value-secret",
+        "secretName: hf-token; tokenExpirationSeconds: 3600; secretKeyRef: {name: x}; automountServiceAccountToken: false",
+    ),
+    (
+        "key-value-secret",
+        "failed to get token: context deadline exceeded; couldn't get secret ml/hf-token: secret \"hf-token\" not found",
+    ),
+    (
+        "key-value-secret",
+        "MountVolume.SetUp failed for volume \"default-token-x7k2\" : secret \"default-token-x7k2\" not found; --token-ttl=10m",
+    ),
+    ("email", "image nvcr.io/nvidia/cuda@sha256:0123abcd and module example.com/foo@v1.2.3"),
+    ("aws-account-id", "arn:aws:iam::aws:policy/AmazonEKSClusterPolicy"),
+    ("aws-instance-id", "gpu-i-12345678, i-12345678-worker, i-am-a-pod"),
+    ("aws-resource-id", "sg-gpu-pool, vol-data, subnet-a, nodegroup-sg-12345678-x, fs-1234567"),
+    ("azure-subscription", "/subscriptions/ alone"),
+    ("gcp-project", "projects/x/ too short"),
+    (
+        "mac-address",
+        "at 10:23:45 and 2026-11-30T05:40:05Z, uid 5f0c2a10-aaaa-4b1e-8c3d-00000000a001, aa:bb:cc:dd:ee:ff:00",
+    ),
+    ("ipv6", "std::vector; Foo::new; a :: b; 12:34:56"),
+    ("ipv4", "kubelet v1.28.3, driver 535.104.05, 1.2.3.4.5, 010.0.0.1, 10.0.0.256"),
+];
+
+#[test]
+fn every_builtin_rule_has_positive_and_negative_cases() {
+    for rule in builtin_rule_names() {
+        assert!(POSITIVE.iter().any(|(name, _, _)| *name == rule), "no positive case for {rule}");
+        assert!(NEGATIVE.iter().any(|(name, _)| *name == rule), "no negative case for {rule}");
+    }
+    for (name, _, _) in POSITIVE {
+        assert!(builtin_rule_names().any(|rule| rule == *name), "unknown rule {name}");
+    }
+}
+
+#[test]
+fn positive_cases_are_redacted_by_their_rule() {
+    let redactor = defaults();
+    for (rule, input, expected) in POSITIVE {
+        let redacted = redactor.redact_str(input);
+        assert_eq!(redacted.text, *expected, "{rule}: {input:?}");
+        assert!(redacted.rules.contains(rule), "{rule} did not fire on {input:?}: {:?}", redacted.rules);
+    }
+}
+
+#[test]
+fn negative_cases_are_kept() {
+    let redactor = defaults();
+    for (rule, input) in NEGATIVE {
+        let redacted = redactor.redact_str(input);
+        assert_eq!(redacted.text, *input, "{rule} case changed, by {:?}", redacted.rules);
+        assert!(matches!(redacted.text, Cow::Borrowed(_)));
+    }
+}
+
+#[test]
+fn documented_examples_are_what_the_rules_do() {
+    let redactor = defaults();
+    for rule in builtin_rules() {
+        let redacted = redactor.redact_str(rule.example);
+        assert_eq!(redacted.text, rule.redacted, "the example of {}", rule.name);
+        assert!(redacted.rules.contains(&rule.name), "{} did not fire on its example: {:?}", rule.name, redacted.rules);
+    }
+}
+
+#[test]
+fn redacting_twice_changes_nothing() {
+    let redactor = defaults();
+    let outputs = POSITIVE.iter().map(|(_, _, out)| *out).chain(builtin_rules().map(|rule| rule.redacted));
+    for output in outputs {
+        let again = redactor.redact_str(output);
+        assert_eq!(again.text, output, "redacting {output:?} again, {:?} fired", again.rules);
+    }
+}
+
+/// Every built-in rule on every line (the PEM rules on the whole text), with no prefilter.
+fn unfiltered(redactor: &Redactor, text: &str) -> String {
+    let mut text = text.to_owned();
+    for (index, builtin) in BUILTINS.iter().enumerate() {
+        if matches!(builtin.trigger, rules::Trigger::Multiline(_))
+            && let Some((out, _)) = redactor.rules[index].apply(&text)
+        {
+            text = out;
+        }
+    }
+    let lines: Vec<String> = text
+        .split('\n')
+        .map(|line| {
+            let mut line = line.to_owned();
+            for (index, builtin) in BUILTINS.iter().enumerate() {
+                if !matches!(builtin.trigger, rules::Trigger::Multiline(_))
+                    && let Some((out, _)) = redactor.rules[index].apply(&line)
+                {
+                    line = out;
+                }
+            }
+            line
+        })
+        .collect();
+    lines.join("\n")
+}
+
+#[test]
+fn the_prefilter_never_hides_a_match() {
+    let redactor = defaults();
+    let mut texts: Vec<String> = POSITIVE.iter().map(|(_, input, _)| (*input).to_owned()).collect();
+    texts.extend(NEGATIVE.iter().map(|(_, input)| (*input).to_owned()));
+    texts.extend(builtin_rules().map(|rule| rule.example.to_owned()));
+    texts.extend(crate::test_support::cases().into_iter().map(|(_, text)| text));
+    // All of them at once, a line each, and glued into one line.
+    texts.push(texts.join("\n"));
+    texts.push(texts.iter().map(|t| t.replace('\n', " ")).collect::<Vec<_>>().join(" "));
+    for text in &texts {
+        assert_eq!(redactor.redact_str(text).text, unfiltered(&redactor, text), "{text:?}");
+    }
+}
+
+#[test]
+fn the_rules_markdown_is_current() {
+    let committed = include_str!("rules.md");
+    assert!(
+        committed == builtin_rules_markdown(),
+        "src/redact/rules.md is stale; regenerate it with:\n  cargo test -p gpu-events-export --lib -- --ignored write_rules_markdown"
+    );
+}
+
+#[test]
+#[ignore = "writes src/redact/rules.md"]
+fn write_rules_markdown() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/redact/rules.md");
+    std::fs::write(path, builtin_rules_markdown()).expect("rules.md is written");
+}
