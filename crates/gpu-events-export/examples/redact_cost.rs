@@ -126,6 +126,79 @@ fn blocks(bytes: &[u8]) {
     let start = Instant::now();
     let n = ac.find_iter(bytes).count();
     println!("aho-corasick non-overlapping: {n} hits in {:?}", start.elapsed());
+    let stems = [
+        "eyj",
+        "secret",
+        "akia",
+        "asia",
+        "abia",
+        "acca",
+        "x-amz-",
+        "session",
+        "security",
+        "aiza",
+        "ya29.",
+        "private",
+        "x-goog-",
+        "accountkey",
+        "access",
+        "sig=",
+        "signature=",
+        "ghp_",
+        "gho_",
+        "ghu_",
+        "ghs_",
+        "ghr_",
+        "github_pat_",
+        "glpat-",
+        "gldt-",
+        "glrt-",
+        "glptt-",
+        "glsoat-",
+        "hf_",
+        "xox",
+        "xapp-",
+        "hooks.slack.com/",
+        "sk-",
+        "auth",
+        "token",
+        ".docker",
+        "bearer",
+        "://",
+        "pass",
+        "apikey",
+        "api_key",
+        "api-key",
+        "credential",
+        "arn:",
+        "eni-",
+        "vol-",
+        "subnet-",
+        "sg-",
+        "vpc-",
+        "snap-",
+        "ami-",
+        "igw-",
+        "nat-",
+        "rtb-",
+        "eipalloc-",
+        "fs-",
+        "fsap-",
+        "/subscriptions/",
+        "gce://",
+        "projects/",
+    ];
+    let folded_ac =
+        aho_corasick::AhoCorasick::builder().match_kind(aho_corasick::MatchKind::Standard).build(stems).unwrap();
+    let start = Instant::now();
+    let folded = bytes.to_ascii_lowercase();
+    println!("fold in {:?}", start.elapsed());
+    let start = Instant::now();
+    let n = folded_ac.find_overlapping_iter(&folded).count();
+    println!("folded overlapping ({} stems, {:?}): {n} hits in {:?}", stems.len(), folded_ac.kind(), start.elapsed());
+    let start = Instant::now();
+    let n = folded_ac.find_iter(&folded).count();
+    println!("folded non-overlapping: {n} hits in {:?}", start.elapsed());
     let start = Instant::now();
     let n = memchr::memchr3_iter(b'.', b':', b'-', bytes).count();
     println!("memchr3 . : -: {n} hits in {:?}", start.elapsed());

@@ -20,8 +20,7 @@ pub(crate) type Accept = fn(&Captures<'_>) -> bool;
 /// to find (see `prefilter.rs`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Trigger {
-    /// One of these literals (ASCII case-insensitive, 3 bytes or more, so the searcher's SIMD
-    /// prefilter applies) occurs on the line.
+    /// One of these literals (ASCII case-insensitive) occurs on the line.
     Literals(&'static [&'static str]),
     /// An `@` occurs on the line.
     At,
