@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/pflag"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
@@ -57,6 +59,7 @@ func startAPIServer(ctx context.Context, opts options, c *credentials, etcdAddr 
 		"--endpoint-reconciler-type=none",
 	}
 	args = append(args, opts.extraArgs...)
+	fmt.Fprintf(os.Stderr, "harness: kube-apiserver %s\n", strings.Join(args, " "))
 	if err := fs.Parse(args); err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("kube-apiserver flags: %w", err)

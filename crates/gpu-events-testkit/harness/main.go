@@ -51,24 +51,28 @@ func run() error {
 	}
 
 	// The first signal stops the servers gracefully; a second one exits at once.
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
-	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT)
+	go func() {
+		sig := <-signals
+		fmt.Fprintf(os.Stderr, "harness: %v, stopping\n", sig)
+		cancel()
+		<-signals
+		fmt.Fprintln(os.Stderr, "harness: second signal, exiting now")
+		os.Exit(1)
+	}()
+	// A parent that died took the read end of stdout and stderr with it: without this, the next log line would
+	// kill the harness with SIGPIPE before it cleans up; with it, such writes fail quietly.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	if opts.stopOnStdinEOF {
 		go func() {
 			_, _ = io.Copy(io.Discard, os.Stdin)
 			fmt.Fprintln(os.Stderr, "harness: stdin closed, stopping")
-			stop()
+			cancel()
 		}()
 	}
-	go func() {
-		<-ctx.Done()
-		stop()
-		again := make(chan os.Signal, 1)
-		signal.Notify(again, syscall.SIGTERM, syscall.SIGINT)
-		<-again
-		fmt.Fprintln(os.Stderr, "harness: second signal, exiting now")
-		os.Exit(1)
-	}()
 
 	return serve(ctx, opts)
 }
