@@ -22,7 +22,8 @@ pub(crate) struct Reporter {
 /// A write's outcome in the terms the worker acts on.
 #[derive(Debug)]
 pub(crate) enum CallError {
-    NotFound,
+    /// 404, with the server's message (`namespaces "x" not found` is not the same fault as a gone event).
+    NotFound(String),
     AlreadyExists,
     /// 429, 5xx, a transport error: worth another try (after the server's `Retry-After`, when
     /// it gave one).
@@ -39,7 +40,7 @@ impl From<kube::Error> for CallError {
     fn from(err: kube::Error) -> Self {
         match err {
             kube::Error::Api(status) => match status.code {
-                404 => CallError::NotFound,
+                404 => CallError::NotFound(status.message.clone()),
                 409 if status.reason == "AlreadyExists" => CallError::AlreadyExists,
                 429 | 500..=599 => {
                     let after = status
@@ -204,7 +205,9 @@ impl MemoryApi {
             series: series.clone(),
         });
         let mut events = self.events.lock().unwrap_or_else(PoisonError::into_inner);
-        let event = events.get_mut(&Self::key(namespace, name)).ok_or(CallError::NotFound)?;
+        let event = events
+            .get_mut(&Self::key(namespace, name))
+            .ok_or_else(|| CallError::NotFound(format!("events.events.k8s.io {name:?} not found")))?;
         event.series = Some(series.clone());
         Ok(())
     }

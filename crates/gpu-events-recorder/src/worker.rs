@@ -209,7 +209,7 @@ impl Shared {
                 Counters::bump(&self.counters.patches);
                 Ok(())
             }
-            Err((CallError::NotFound, _)) => {
+            Err((CallError::NotFound(_), _)) => {
                 Counters::bump(&self.counters.recreates);
                 self.create(job).await
             }
@@ -236,13 +236,9 @@ fn write_error(method: &'static str, name: &str, err: CallError, attempts: u32) 
             WriteError::Rejected { method, name: name.to_owned(), code, reason, message }
         }
         CallError::Retryable(last, _) => WriteError::RetriesExhausted { method, name: name.to_owned(), attempts, last },
-        CallError::NotFound => WriteError::Rejected {
-            method,
-            name: name.to_owned(),
-            code: 404,
-            reason: "NotFound".into(),
-            message: "the namespace or the event does not exist".into(),
-        },
+        CallError::NotFound(message) => {
+            WriteError::Rejected { method, name: name.to_owned(), code: 404, reason: "NotFound".into(), message }
+        }
         CallError::AlreadyExists => WriteError::Rejected {
             method,
             name: name.to_owned(),

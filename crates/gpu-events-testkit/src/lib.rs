@@ -62,13 +62,21 @@
 //!
 //! The crate keeps objects as `serde_json::Value`, so it selects no `k8s-openapi` version; the optional `kube`
 //! feature adds `ApiServer::client` and friends for crates that already depend on `kube` 5.
+//!
+//! The `real-apiserver` feature adds `RealApiServer`: a real kube-apiserver (v1.37.2) on an embedded etcd,
+//! built from `harness/` with Go once and cached under `target/`, for the same tests against the real thing.
+//! `cargo run -p gpu-events-testkit --example kube-apiserver -- --kubeconfig kubeconfig.yaml` starts one for anyone.
 
 mod body;
 mod config;
 mod event;
 mod fault;
+#[cfg(feature = "real-apiserver")]
+mod harness;
 mod log;
 mod patch;
+#[cfg(feature = "real-apiserver")]
+mod real;
 mod resource;
 mod selector;
 mod server;
@@ -87,7 +95,11 @@ use tokio::task::JoinHandle;
 
 pub use config::{ExpiredWatch, ServerConfig};
 pub use fault::{Fault, FaultAction};
+#[cfg(feature = "real-apiserver")]
+pub use harness::{HARNESS_ENV, harness_binary};
 pub use log::RecordedRequest;
+#[cfg(feature = "real-apiserver")]
+pub use real::{RealApiServer, RealError, RealServerConfig};
 pub use resource::ResourceType;
 
 use event::EventApi;

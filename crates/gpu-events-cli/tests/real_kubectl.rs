@@ -1,0 +1,214 @@
+//! Real kubectl output from a real kube-apiserver (the testkit's Go harness) piped into `gpu-events explain`: the
+//! server-side tables of `kubectl get events` (default, `-A`, `-o wide`), `kubectl events`, `kubectl describe pod`
+//! and `-o json|yaml`, each read with every event's reason and type.
+//!
+//! `#[ignore]`d: the first run builds kube-apiserver with Go (minutes, then cached). Run with
+//! `cargo test -p gpu-events-cli --test real_kubectl -- --ignored` (`.ci/run` does).
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use gpu_events_testkit::RealApiServer;
+use serde_json::Value;
+use tokio::sync::OnceCell;
+
+const NAMESPACE: &str = "kc";
+
+/// `kubectl --kubeconfig K ARGS`, asserting it succeeded.
+fn kubectl(server: &RealApiServer, args: &[&str], stdin: Option<&str>) -> String {
+    let mut child = Command::new("kubectl")
+        .arg("--kubeconfig")
+        .arg(server.kubeconfig())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kubectl is installed");
+    child.stdin.take().unwrap().write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "kubectl {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// `gpu-events explain - -o json` on `input`: one record per line.
+fn explain(input: &str) -> Vec<Value> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-events"))
+        .args(["explain", "-", "-o", "json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let output: Output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "explain: {}\ninput:\n{input}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// (reason, type) of each record, sorted.
+fn reasons(records: &[Value]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = records
+        .iter()
+        .map(|r| (r["reason"].as_str().unwrap().to_string(), r["type"].as_str().unwrap_or("").to_string()))
+        .collect();
+    out.sort();
+    out
+}
+
+fn pair(reason: &str, kind: &str) -> (String, String) {
+    (reason.to_string(), kind.to_string())
+}
+
+/// Every event published into the namespace.
+fn all_three() -> Vec<(String, String)> {
+    vec![pair("BackOff", "Warning"), pair("FailedScheduling", "Warning"), pair("GangWaitingForMembers", "Normal")]
+}
+
+/// The shared server with, in namespace `kc`, Pods `train-0` (pending: a core/v1 FailedScheduling and an
+/// events.k8s.io/v1 GangWaitingForMembers) and `infer-0` (a core/v1 BackOff), all created with kubectl.
+async fn seeded() -> &'static RealApiServer {
+    static SEEDED: OnceCell<()> = OnceCell::const_new();
+    let server = RealApiServer::shared().await;
+    SEEDED.get_or_init(|| async { tokio::task::spawn_blocking(move || seed(server)).await.unwrap() }).await;
+    server
+}
+
+fn seed(server: &RealApiServer) {
+    let pods = format!(
+        "apiVersion: v1\nkind: Namespace\nmetadata: {{name: {NAMESPACE}}}\n---\n{}---\n{}",
+        pod_yaml("train-0"),
+        pod_yaml("infer-0")
+    );
+    kubectl(server, &["apply", "-f", "-"], Some(&pods));
+    let uid =
+        |name: &str| kubectl(server, &["-n", NAMESPACE, "get", "pod", name, "-o", "jsonpath={.metadata.uid}"], None);
+    let (train, infer) = (uid("train-0"), uid("infer-0"));
+    let now = chrono::Utc::now();
+    let ago = |minutes: i64| (now - chrono::Duration::minutes(minutes)).format("%Y-%m-%dT%H:%M:%SZ").to_string();
+    let micro = (now - chrono::Duration::minutes(3)).format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string();
+    let events = format!(
+        r#"apiVersion: v1
+kind: Event
+metadata: {{name: train-0.1, namespace: {NAMESPACE}}}
+involvedObject: {{apiVersion: v1, kind: Pod, namespace: {NAMESPACE}, name: train-0, uid: {train}}}
+reason: FailedScheduling
+type: Warning
+message: "0/4 nodes are available: 4 Insufficient nvidia.com/gpu. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod."
+source: {{component: default-scheduler}}
+count: 12
+firstTimestamp: "{first}"
+lastTimestamp: "{last}"
+---
+apiVersion: events.k8s.io/v1
+kind: Event
+metadata: {{name: train-0.2, namespace: {NAMESPACE}}}
+regarding: {{apiVersion: v1, kind: Pod, namespace: {NAMESPACE}, name: train-0, uid: {train}}}
+reason: GangWaitingForMembers
+type: Normal
+action: Waiting
+note: "Waiting for gang members: 1/4 ready"
+reportingController: GangScheduler
+reportingInstance: GangScheduler-0
+eventTime: "{micro}"
+---
+apiVersion: v1
+kind: Event
+metadata: {{name: infer-0.1, namespace: {NAMESPACE}}}
+involvedObject: {{apiVersion: v1, kind: Pod, namespace: {NAMESPACE}, name: infer-0, uid: {infer}, fieldPath: "spec.containers{{main}}"}}
+reason: BackOff
+type: Warning
+message: "Back-off restarting failed container main in pod infer-0_{NAMESPACE}({infer})"
+source: {{component: kubelet, host: node-a}}
+count: 30
+firstTimestamp: "{first}"
+lastTimestamp: "{recent}"
+"#,
+        first = ago(50),
+        last = ago(5),
+        recent = ago(1),
+    );
+    kubectl(server, &["create", "-f", "-"], Some(&events));
+}
+
+fn pod_yaml(name: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: {NAMESPACE}}}\nspec:\n  containers:\n  - {{name: main, image: nvcr.io/nvidia/cuda:12.4.0-base-ubuntu22.04, resources: {{limits: {{nvidia.com/gpu: 1}}}}}}\n"
+    )
+}
+
+/// Runs kubectl with `args` (blocking, off the runtime) and explains its output.
+async fn explain_kubectl(args: &[&str]) -> (String, Vec<Value>) {
+    let server = seeded().await;
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = kubectl(server, &args, None);
+        let records = explain(&out);
+        (out, records)
+    })
+    .await
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "real kube-apiserver: builds the Go harness on first use"]
+async fn get_events_default_table() {
+    let (out, records) = explain_kubectl(&["get", "events", "-n", NAMESPACE]).await;
+    assert!(out.starts_with("LAST SEEN"), "a server-side table:\n{out}");
+    assert_eq!(reasons(&records), all_three(), "{out}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "real kube-apiserver: builds the Go harness on first use"]
+async fn get_events_all_namespaces() {
+    let (out, records) = explain_kubectl(&["get", "events", "-A"]).await;
+    assert!(out.starts_with("NAMESPACE"), "{out}");
+    let ours: Vec<Value> = records.into_iter().filter(|r| r["regarding"]["namespace"] == NAMESPACE).collect();
+    assert_eq!(reasons(&ours), all_three(), "{out}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "real kube-apiserver: builds the Go harness on first use"]
+async fn get_events_wide() {
+    let (out, records) = explain_kubectl(&["get", "events", "-n", NAMESPACE, "-o", "wide"]).await;
+    assert!(out.lines().next().unwrap().contains("SUBOBJECT"), "the wide columns:\n{out}");
+    assert_eq!(reasons(&records), all_three(), "{out}");
+    let backoff = records.iter().find(|r| r["reason"] == "BackOff").unwrap();
+    assert_eq!(backoff["count"], 30, "{backoff}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "real kube-apiserver: builds the Go harness on first use"]
+async fn kubectl_events() {
+    let (out, records) = explain_kubectl(&["events", "-n", NAMESPACE]).await;
+    assert_eq!(reasons(&records), all_three(), "{out}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "real kube-apiserver: builds the Go harness on first use"]
+async fn get_events_json_and_yaml() {
+    for args in
+        [&["get", "events", "-n", NAMESPACE, "-o", "json"][..], &["get", "events", "-n", NAMESPACE, "-o", "yaml"]]
+    {
+        let (out, records) = explain_kubectl(args).await;
+        assert_eq!(reasons(&records), all_three(), "{out}");
+        let gang = records.iter().find(|r| r["reason"] == "GangWaitingForMembers").unwrap();
+        assert_eq!(gang["note"], "Waiting for gang members: 1/4 ready");
+        assert_eq!(gang["reportingController"], "GangScheduler");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "real kube-apiserver: builds the Go harness on first use"]
+async fn describe_pod() {
+    let (out, records) = explain_kubectl(&["describe", "pod", "-n", NAMESPACE, "train-0"]).await;
+    assert!(out.contains("Events:"), "{out}");
+    assert_eq!(
+        reasons(&records),
+        [pair("FailedScheduling", "Warning"), pair("GangWaitingForMembers", "Normal")],
+        "{out}"
+    );
+    let (out, records) = explain_kubectl(&["describe", "pod", "-n", NAMESPACE, "infer-0"]).await;
+    assert_eq!(reasons(&records), [pair("BackOff", "Warning")], "{out}");
+}
