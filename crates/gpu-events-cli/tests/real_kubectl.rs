@@ -31,10 +31,10 @@ fn kubectl(server: &RealApiServer, args: &[&str], stdin: Option<&str>) -> String
     String::from_utf8(output.stdout).unwrap()
 }
 
-/// `gpu-events explain - -o json` on `input`: one record per line.
+/// `gpu-events explain - -o jsonl` on `input`: one record per line.
 fn explain(input: &str) -> Vec<Value> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-events"))
-        .args(["explain", "-", "-o", "json"])
+        .args(["explain", "-", "-o", "jsonl"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
