@@ -63,7 +63,7 @@ pub fn run(
             // order) when there are cores for them besides the reader and this thread; with
             // fewer, one thread parsing in place is as fast and uses half the CPU (BENCHMARKS.md).
             let threads = std::thread::available_parallelism().map_or(1, usize::from).saturating_sub(2);
-            let decoder = Decoder::from_reader(redact::reader(file, redactor)).reference_time(now);
+            let decoder = Decoder::from_reader(redact::reader(file, redactor)).reference_time(now).report_skipped(true);
             if view.mode == Mode::Summary {
                 // Each record is reduced to its summary entry where it was decoded.
                 let entries = decoder.parallel_map(threads, |item| item.map(SummaryEntry::of));
@@ -87,7 +87,13 @@ pub fn run(
             } else {
                 eprintln!("gpu-events: reading the bundled sample (no FILE given, nothing piped in)");
             }
-            print(Decoder::from_str(&redact::text(SAMPLE, redactor)).reference_time(now), view, now, false, out)
+            print(
+                Decoder::from_str(&redact::text(SAMPLE, redactor)).reference_time(now).report_skipped(true),
+                view,
+                now,
+                false,
+                out,
+            )
         }
     }
 }
@@ -121,7 +127,7 @@ fn stream(
     out: &mut impl Write,
 ) -> Result<ExitCode, Error> {
     let now = now.unwrap_or_else(Utc::now);
-    print(Decoder::from_reader(input).reference_time(now), view, now, true, out)
+    print(Decoder::from_reader(input).reference_time(now).report_skipped(true), view, now, true, out)
 }
 
 /// Whether a reader has at least one byte, without consuming it.
@@ -164,7 +170,7 @@ fn print_with(
         let record = match item {
             Ok(record) => record,
             Err(err) => {
-                failed = true;
+                failed |= err.is_loss();
                 report(&err);
                 continue;
             }
@@ -254,9 +260,15 @@ fn print_with(
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
-/// An item that could not be read, on stderr.
+/// An item that could not be read, or input that is not events, on stderr.
 fn report(err: &DecodeError) {
-    let level = if err.is_fatal() { "error" } else { "warning: skipped" };
+    let level = if err.is_fatal() {
+        "error"
+    } else if err.is_loss() {
+        "warning: skipped"
+    } else {
+        "note: skipped"
+    };
     eprintln!("gpu-events: {level}: {err}");
 }
 
@@ -278,7 +290,7 @@ fn summarize(
         match entry {
             Ok(entry) => summary.add_entry(entry),
             Err(err) => {
-                failed = true;
+                failed |= err.is_loss();
                 report(&err);
             }
         }

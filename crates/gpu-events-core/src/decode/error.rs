@@ -77,6 +77,50 @@ pub enum DecodeError {
         /// (e.g. `count: invalid type: string "x", expected i32`).
         message: String,
     },
+    /// One item is an object of another kind (a Pod manifest, a Node, a Queue): not an Event,
+    /// and not a Pod whose status says something is wrong. The others are still decoded.
+    #[error("{location}: kind {kind:?} is not an Event (expected Event, EventList, List, or a Pod with its status)")]
+    NotAnEvent {
+        /// Where the item is; `name` is the object's `metadata.name`.
+        location: ItemLocation,
+        /// The object's `kind`.
+        kind: String,
+    },
+    /// Lines of a pasted text that look like events (a reason the catalogue knows in a row, or
+    /// beside `Warning`/`Normal`) but that no reader could read: events were lost there.
+    #[error("{}: {what}: not read", LineRange(*first_line, *last_line))]
+    Unread {
+        /// 1-based first line.
+        first_line: usize,
+        /// 1-based last line (inclusive).
+        last_line: usize,
+        /// What the lines look like.
+        what: String,
+    },
+    /// Lines of a pasted text that are not events (prose, a `kubectl get pods` table, a
+    /// manifest): yielded only when [`Decoder::report_skipped`](super::Decoder::report_skipped)
+    /// asks for them, so that every input line is accounted for.
+    #[error("{}: {what}, not events", LineRange(*first_line, *last_line))]
+    NotEvents {
+        /// 1-based first line.
+        first_line: usize,
+        /// 1-based last line (inclusive).
+        last_line: usize,
+        /// What the lines are.
+        what: String,
+    },
+}
+
+/// `line 3` or `lines 3-9`.
+struct LineRange(usize, usize);
+
+impl fmt::Display for LineRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineRange(first, last) if first == last => write!(f, "line {first}"),
+            LineRange(first, last) => write!(f, "lines {first}-{last}"),
+        }
+    }
 }
 
 fn location_suffix(line: Option<usize>, column: Option<usize>) -> String {
@@ -88,8 +132,19 @@ fn location_suffix(line: Option<usize>, column: Option<usize>) -> String {
 }
 
 impl DecodeError {
-    /// Whether decoding stopped at this error (everything but [`DecodeError::Item`]).
+    /// Whether decoding stopped at this error (malformed JSON or YAML, input not UTF-8, a read
+    /// error); after the others it goes on.
     pub fn is_fatal(&self) -> bool {
-        !matches!(self, DecodeError::Item { .. })
+        matches!(
+            self,
+            DecodeError::Json { .. } | DecodeError::Yaml { .. } | DecodeError::NotUtf8(_) | DecodeError::Io(_)
+        )
+    }
+
+    /// Whether events may have been lost here: every error but [`DecodeError::NotEvents`] (text
+    /// that is not events, reported for the record) and [`DecodeError::NotAnEvent`] (an object
+    /// of another kind).
+    pub fn is_loss(&self) -> bool {
+        !matches!(self, DecodeError::NotEvents { .. } | DecodeError::NotAnEvent { .. })
     }
 }

@@ -38,6 +38,7 @@ mod error;
 mod json;
 mod parallel;
 mod pod;
+mod segment;
 mod text;
 mod value;
 mod wire;
@@ -69,6 +70,8 @@ enum Documents<R: BufRead> {
     /// at the first pull, the text readers get it, and the YAML error stands only if they find
     /// no event in it either (a paste of prose around event rows is not malformed YAML).
     YamlOrText(yaml::YamlDocuments, String),
+    /// A paste of several forms ([`segment`]): each region decoded by its reader at the first pull.
+    Mixed(Vec<segment::Region>),
     Done,
 }
 
@@ -82,6 +85,11 @@ pub struct Decoder<R: BufRead> {
     ready: VecDeque<Result<EventRecord, DecodeError>>,
     document_index: usize,
     now: Option<DateTime<Utc>>,
+    /// Yield [`DecodeError::NotEvents`] for the text that is not events.
+    report_skipped: bool,
+    /// The whole input was text that is not events: say so even without `report_skipped`, so
+    /// that a wrong file does not read as an empty one.
+    only_skipped: bool,
 }
 
 impl<'a> Decoder<&'a [u8]> {
@@ -113,7 +121,7 @@ impl<R: BufRead> Decoder<R> {
             }
             Ok((Format::Empty, _)) => (Format::Empty, Documents::Done),
             Ok((_, start)) => match read_text(reader) {
-                Ok(text) if text::looks_like_text(&text) => (Format::Text, Documents::Text(text)),
+                Ok(text) if text::looks_like_text(&text) => (Format::Text, segmented(text)),
                 Ok(text) => {
                     // The skipped blank lines and spaces, back in front, so YAML positions count them.
                     let text = if start.line > 1 || start.column > 1 {
@@ -124,6 +132,10 @@ impl<R: BufRead> Decoder<R> {
                     let documents = yaml::YamlDocuments::parse(&text);
                     if documents.holds_objects() {
                         (Format::Yaml, Documents::Yaml(documents))
+                    } else if !documents.holds_errors() || segment::count(&text) > 1 {
+                        // Scalars (prose, a quoted row, a bare message), or YAML among other
+                        // text: each part to its reader.
+                        (Format::Text, segmented(text))
                     } else {
                         (Format::Yaml, Documents::YamlOrText(documents, text))
                     }
@@ -132,8 +144,79 @@ impl<R: BufRead> Decoder<R> {
             },
             Err(err) => (Format::Empty, Documents::failed(err)),
         };
-        Decoder { documents, format, pending: VecDeque::new(), ready: VecDeque::new(), document_index: 0, now: None }
+        Decoder::with(format, documents)
     }
+
+    fn with(format: Format, documents: Documents<R>) -> Self {
+        Decoder {
+            documents,
+            format,
+            pending: VecDeque::new(),
+            ready: VecDeque::new(),
+            document_index: 0,
+            now: None,
+            report_skipped: false,
+            only_skipped: false,
+        }
+    }
+}
+
+/// A text input cut into regions: one text region is read as text, several as a mix.
+fn segmented<R: BufRead>(text: String) -> Documents<R> {
+    let mut regions = segment::segment(text);
+    match regions.as_slice() {
+        [only] if only.shape == segment::Shape::Text => Documents::Text(regions.remove(0).text),
+        _ => Documents::Mixed(regions),
+    }
+}
+
+/// Decode the regions of a mixed paste, in order. Objects of other kinds in it are reported as
+/// not events, and a Pod manifest among them names the events that name no object.
+fn decode_mixed(regions: &[segment::Region], now: DateTime<Utc>) -> Vec<Result<EventRecord, DecodeError>> {
+    let mut out = Vec::new();
+    let mut manifests = Vec::new();
+    for region in regions {
+        let text = region.positioned();
+        let decoded: Vec<_> = match region.shape {
+            segment::Shape::Text => text::decode(&text, now),
+            segment::Shape::Json => Decoder::from_str(&text).reference_time(now).collect(),
+            segment::Shape::Yaml => {
+                let documents = yaml::YamlDocuments::parse(&text);
+                if documents.holds_objects() {
+                    Decoder::<&[u8]>::with(Format::Yaml, Documents::Yaml(documents)).reference_time(now).collect()
+                } else {
+                    // Not YAML after all (`status: ok, thanks`): the text readers account for it.
+                    text::decode(&text, now)
+                }
+            }
+        };
+        let (first_line, last_line) = (region.first_line, region.last_line);
+        for item in decoded {
+            match item {
+                Err(DecodeError::NotAnEvent { location, kind }) => {
+                    let name = location.name.as_deref().unwrap_or("unnamed");
+                    let what = format!(
+                        "a {kind} object ({name}) in {} form",
+                        match region.shape {
+                            segment::Shape::Json => "JSON",
+                            _ => "YAML",
+                        }
+                    );
+                    if kind == "Pod" {
+                        manifests.extend(location.name.clone());
+                    }
+                    out.push(Err(DecodeError::NotEvents { first_line, last_line, what }));
+                }
+                other => out.push(other),
+            }
+        }
+    }
+    manifests.sort_unstable();
+    manifests.dedup();
+    if let [pod] = manifests.as_slice() {
+        text::name_unnamed_pods(&mut out, pod, None);
+    }
+    out
 }
 
 /// The rest of the input as UTF-8 text.
@@ -166,6 +249,22 @@ impl<R: BufRead> Decoder<R> {
         self
     }
 
+    /// Also yield [`DecodeError::NotEvents`] for each region of a pasted text that is not events
+    /// (prose, a `kubectl get pods` table, a manifest), so that every line of the input is in a
+    /// record or in a reported region. Default: off (they are not errors; lines that look like
+    /// events and were not read are always reported, as [`DecodeError::Unread`], and an input
+    /// that is all text and no events is reported whatever this says).
+    pub fn report_skipped(mut self, report: bool) -> Self {
+        self.report_skipped = report;
+        self
+    }
+
+    /// Queue what a text reader read from the whole input.
+    fn read_whole(&mut self, read: Vec<Result<EventRecord, DecodeError>>) {
+        self.only_skipped = read.iter().all(|r| matches!(r, Err(DecodeError::NotEvents { .. })));
+        self.ready.extend(read);
+    }
+
     /// The next top-level document or List item, or records decoded ahead.
     fn next_piece(&mut self) -> Option<Result<json::JsonPiece, DecodeError>> {
         let next = match &mut self.documents {
@@ -176,17 +275,28 @@ impl<R: BufRead> Decoder<R> {
             }),
             Documents::Text(text) => {
                 let text = std::mem::take(text);
-                self.ready.extend(text::decode(&text, self.now.unwrap_or_else(Utc::now)));
+                let read = text::decode(&text, self.now.unwrap_or_else(Utc::now));
+                self.read_whole(read);
+                None
+            }
+            Documents::Mixed(regions) => {
+                let regions = std::mem::take(regions);
+                let read = decode_mixed(&regions, self.now.unwrap_or_else(Utc::now));
+                self.read_whole(read);
                 None
             }
             Documents::YamlOrText(..) => {
                 let Documents::YamlOrText(yaml, text) = std::mem::replace(&mut self.documents, Documents::Done) else {
                     unreachable!("matched above")
                 };
-                let read = text::decode(&text, self.now.unwrap_or_else(Utc::now));
+                let read = match segmented::<R>(text) {
+                    Documents::Mixed(regions) => decode_mixed(&regions, self.now.unwrap_or_else(Utc::now)),
+                    Documents::Text(text) => text::decode(&text, self.now.unwrap_or_else(Utc::now)),
+                    _ => Vec::new(),
+                };
                 if read.iter().any(Result::is_ok) {
                     self.format = Format::Text;
-                    self.ready.extend(read);
+                    self.read_whole(read);
                 } else {
                     self.documents = Documents::Yaml(yaml);
                 }
@@ -207,6 +317,9 @@ impl<R: BufRead> Iterator for Decoder<R> {
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             if let Some(ready) = self.ready.pop_front() {
+                if matches!(ready, Err(DecodeError::NotEvents { .. })) && !self.report_skipped && !self.only_skipped {
+                    continue;
+                }
                 return Some(ready);
             }
             if let Some(item) = self.pending.pop_front() {

@@ -193,10 +193,7 @@ impl PendingItem {
         if let Some(kind) = map.get("kind").and_then(Value::as_str)
             && kind != "Event"
         {
-            return fail(
-                location,
-                format!("kind {kind:?} is not an Event (expected Event, EventList, List, or a Pod with its status)"),
-            );
+            return Err(DecodeError::NotAnEvent { location, kind: kind.to_owned() });
         }
         // JSON Lines of records (`gpu-events explain -o json`) read back as they were written.
         if !map.contains_key("kind") && map.contains_key("known") && map.contains_key("regarding") {

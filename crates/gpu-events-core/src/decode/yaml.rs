@@ -66,6 +66,11 @@ impl YamlDocuments {
         })
     }
 
+    /// Whether a document did not parse (a syntax error, not a document of another shape).
+    pub(super) fn holds_errors(&self) -> bool {
+        self.documents.iter().any(Result::is_err)
+    }
+
     pub(super) fn failed(err: DecodeError) -> Self {
         YamlDocuments { documents: VecDeque::from([Err(err)]) }
     }

@@ -30,16 +30,27 @@ pub(super) struct Described {
 }
 
 impl Described {
-    /// Learn from a line of `kubectl describe` outside its Events table.
-    pub(super) fn learn(&mut self, line: &str) {
+    /// Learn from a line of `kubectl describe` outside its Events table; whether it is one: a
+    /// `Capitalized Key:` field at column 0 (its value padded to the value column, or empty),
+    /// or an indented line under a describe's fields.
+    pub(super) fn learn(&mut self, line: &str) -> bool {
+        let inside = self.name.is_some() || self.kind.is_some() || self.status_reason.is_some();
+        let indented = line.starts_with(char::is_whitespace);
         let Some((key, value)) = line.split_once(':') else {
-            return;
+            return inside && indented;
         };
-        let value = value.trim();
-        if line.starts_with(char::is_whitespace) {
-            self.learn_container(line, key, value);
-            return;
+        if indented {
+            self.learn_container(line, key, value.trim());
+            return inside;
         }
+        // Outside a describe only its opening fields start one; prose ending in `:` does not.
+        let padded = value.trim().is_empty() || value.starts_with("  ") || value.starts_with('\t');
+        let field = matches!(key, "Name" | "Namespace" | "Kind" | "Status" | "Reason" | "Message")
+            || inside && padded && key.starts_with(|c: char| c.is_ascii_uppercase()) && key.split(' ').count() <= 5;
+        if !field {
+            return false;
+        }
+        let value = value.trim();
         self.containers = None;
         self.container = None;
         match key {
@@ -62,6 +73,7 @@ impl Described {
             "StrategyType" if self.kind.is_none() => self.kind = Some("Deployment".to_owned()),
             _ => {}
         }
+        true
     }
 
     /// Container blocks: `  name:` then `State: Waiting` / `Last State: Terminated`, each with a

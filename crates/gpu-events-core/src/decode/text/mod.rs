@@ -33,6 +33,8 @@ pub(crate) fn looks_like_text(input: &str) -> bool {
         return true;
     }
     input.lines().filter(|l| !l.trim().is_empty()).take(200).any(|line| {
+        // Quoted (`> `) or bordered rows are rows too.
+        let line = &*crate::decode::segment::unquote(line);
         klog::is_log_line(line)
             || Header::parse(line).is_some()
             || line.trim_start().starts_with("Events:")
@@ -60,7 +62,22 @@ struct Pending<'a> {
     object: Described,
 }
 
-/// Decode a text input into records, in input order.
+/// What a text line was to the readers (every line is one of these; see [`account`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Use {
+    /// Part of a record (a row, its wrapped lines, a klog line, a describe field).
+    Read,
+    /// Nothing to read: blank, a separator, a code fence, a paste's comment.
+    Neutral,
+    /// Read and known not to be events.
+    NotEvents(&'static str),
+    /// No reader took it.
+    Unused,
+}
+
+/// Decode a text input into records, in input order, with a [`DecodeError::Unread`] for each
+/// run of lines that look like events and were not read and a [`DecodeError::NotEvents`] for
+/// each run of other lines no reader took.
 pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord, DecodeError>> {
     let mut out = Vec::new();
     let mut described = Described::default();
@@ -70,105 +87,210 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
     // Inside a `kubectl get pods` table (`Some(true)`: with NAMESPACE), and the Pods it lists.
     let mut pods_table: Option<bool> = None;
     let mut listed: Vec<pods::ListedPod> = Vec::new();
+    let mut uses = Vec::new();
+    let mut previous = "";
     for (index, line) in input.lines().enumerate() {
         let number = index + 1;
-        if line.trim().is_empty() {
-            flush(&mut pending, now, &mut out);
-            pods_table = None;
-            continue;
-        }
-        // `kubectl describe pod NAME -n NS` typed above its output names what follows.
-        if let Some(object) = described::from_command(line) {
-            flush(&mut pending, now, &mut out);
-            out.extend(status_record(&described, now).map(Ok));
-            described = object;
-            continue;
-        }
-        if line.trim_start().starts_with("# ") {
-            continue; // A paste's own comment (`# ... (omitted) ...`).
-        }
-        if let Some(namespaced) = pods::header(line) {
-            flush(&mut pending, now, &mut out);
-            pods_table = Some(namespaced);
-            continue;
-        }
-        if let Some(pod) = pods::row(line, pods_table.unwrap_or(false)) {
-            flush(&mut pending, now, &mut out);
-            listed.push(pod);
-            continue;
-        }
-        if klog::is_log_line(line) {
-            flush(&mut pending, now, &mut out);
-            let logged = klog::parse_klog(line, now)
-                .or_else(|| klog::parse_old_klog(line, now))
-                .or_else(|| klog::parse_e2e(line));
-            out.push(match logged {
-                Some(event) => Ok(logged_record(&event)),
-                None => Err(DecodeError::Item {
-                    location: ItemLocation { document: 1, item: None, name: None, line: Some(number) },
-                    message: "an event log line whose fields could not be read".to_owned(),
-                }),
-            });
-            continue;
-        }
-        if let Some(found) = Header::parse(line) {
-            flush(&mut pending, now, &mut out);
-            header = Some(found);
-            in_events = true;
-            continue;
-        }
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("----") {
-            continue;
-        }
-        if trimmed.starts_with("Events:") {
-            flush(&mut pending, now, &mut out);
-            in_events = true;
-            header = None;
-            continue;
-        }
-        if let Some(row) = Row::parse(line, header.as_ref()) {
-            flush(&mut pending, now, &mut out);
-            in_events = true;
-            pending = Some(Pending { message: row.message.to_owned(), row, object: described.clone() });
-
-            continue;
-        }
-        match &mut pending {
-            // A wrapped message continues on the next line.
-            Some(p) if in_events && !(line.starts_with(|c: char| !c.is_whitespace()) && line.contains(":  ")) => {
-                p.message.push(' ');
-                p.message.push_str(line.trim());
-            }
-            _ => {
-                flush(&mut pending, now, &mut out);
-                // Prose before a row (`it fails with  Warning  FailedScheduling  77s ...`).
-                if let Some(row) = row_after_prose(line) {
-                    in_events = true;
-                    pending = Some(Pending { message: row.message.to_owned(), row, object: described.clone() });
-                    continue;
-                }
-                if let Some(record) = bare_message(line, &described) {
-                    out.push(Ok(record));
-                    continue;
-                }
-                if !line.starts_with(char::is_whitespace) {
-                    in_events = false;
-                    header = None;
-                }
-                if line.starts_with("Name:") {
-                    out.extend(status_record(&described, now).map(Ok));
-                }
-                described.learn(line);
-            }
-        }
+        let use_ = read_line(
+            line,
+            previous,
+            number,
+            now,
+            &mut State {
+                out: &mut out,
+                described: &mut described,
+                header: &mut header,
+                pending: &mut pending,
+                in_events: &mut in_events,
+                pods_table: &mut pods_table,
+                listed: &mut listed,
+            },
+        );
+        uses.push(use_);
+        previous = line;
     }
     flush(&mut pending, now, &mut out);
     out.extend(status_record(&described, now).map(Ok));
     name_from_scheduled(&mut out);
-    name_from_pod_list(&mut out, &listed);
+    if let [pod, rest @ ..] = listed.as_slice()
+        && rest.iter().all(|p| p == pod)
+    {
+        name_unnamed_pods(&mut out, &pod.name, pod.namespace.as_deref());
+    }
     kind_for_the_section(&mut out);
+    account(input, &uses, &mut out);
     out
+}
+
+/// The readers' state between lines.
+struct State<'s, 'a> {
+    out: &'s mut Vec<Result<EventRecord, DecodeError>>,
+    described: &'s mut Described,
+    header: &'s mut Option<Header>,
+    pending: &'s mut Option<Pending<'a>>,
+    in_events: &'s mut bool,
+    pods_table: &'s mut Option<bool>,
+    listed: &'s mut Vec<pods::ListedPod>,
+}
+
+/// The narrowest terminal a wrapped row comes from (80 columns, less a margin for trailing
+/// spaces a copy loses).
+const WRAP_WIDTH: usize = 72;
+
+/// Read one line (after `previous`); say what it was.
+fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc>, st: &mut State<'_, 'a>) -> Use {
+    if line.trim().is_empty() {
+        flush(st.pending, now, st.out);
+        *st.pods_table = None;
+        return Use::Neutral;
+    }
+    // `kubectl describe pod NAME -n NS` typed above its output names what follows.
+    if let Some(object) = described::from_command(line) {
+        flush(st.pending, now, st.out);
+        st.out.extend(status_record(st.described, now).map(Ok));
+        *st.described = object;
+        return Use::Read;
+    }
+    let trimmed = line.trim_start();
+    // A paste's own comment (`# ... (omitted) ...`), a code fence, a separator.
+    if trimmed.starts_with("# ") || trimmed.starts_with("```") || trimmed.starts_with("----") {
+        return Use::Neutral;
+    }
+    if let Some(namespaced) = pods::header(line) {
+        flush(st.pending, now, st.out);
+        *st.pods_table = Some(namespaced);
+        return Use::NotEvents(PODS_TABLE);
+    }
+    if let Some(pod) = pods::row(line, st.pods_table.unwrap_or(false)) {
+        flush(st.pending, now, st.out);
+        st.listed.push(pod);
+        return Use::NotEvents(PODS_TABLE);
+    }
+    if klog::is_log_line(line) {
+        flush(st.pending, now, st.out);
+        let logged =
+            klog::parse_klog(line, now).or_else(|| klog::parse_old_klog(line, now)).or_else(|| klog::parse_e2e(line));
+        st.out.push(match logged {
+            Some(event) => Ok(logged_record(&event)),
+            None => Err(DecodeError::Item {
+                location: ItemLocation { document: 1, item: None, name: None, line: Some(number) },
+                message: "an event log line whose fields could not be read".to_owned(),
+            }),
+        });
+        return Use::Read;
+    }
+    if let Some(found) = Header::parse(line) {
+        flush(st.pending, now, st.out);
+        *st.header = Some(found);
+        *st.in_events = true;
+        return Use::Read;
+    }
+    if trimmed.starts_with("Events:") {
+        flush(st.pending, now, st.out);
+        *st.in_events = true;
+        *st.header = None;
+        return Use::Read;
+    }
+    if let Some(row) = Row::parse(line, st.header.as_ref()) {
+        flush(st.pending, now, st.out);
+        *st.in_events = true;
+        *st.pending = Some(Pending { message: row.message.to_owned(), row, object: st.described.clone() });
+        return Use::Read;
+    }
+    match st.pending {
+        // A wrapped message continues on the next line: indented, or at column 0 after a line
+        // as long as a terminal's width (a short row followed by prose was not wrapped).
+        Some(p)
+            if *st.in_events
+                && (line.starts_with(char::is_whitespace) || previous.chars().count() >= WRAP_WIDTH)
+                && !(line.starts_with(|c: char| !c.is_whitespace()) && line.contains(":  ")) =>
+        {
+            p.message.push(' ');
+            p.message.push_str(line.trim());
+            Use::Read
+        }
+        _ => {
+            flush(st.pending, now, st.out);
+            // Prose before a row (`it fails with  Warning  FailedScheduling  77s ...`).
+            if let Some(row) = row_after_prose(line) {
+                *st.in_events = true;
+                *st.pending = Some(Pending { message: row.message.to_owned(), row, object: st.described.clone() });
+                return Use::Read;
+            }
+            if let Some(record) = bare_message(line, st.described) {
+                st.out.push(Ok(record));
+                return Use::Read;
+            }
+            if !line.starts_with(char::is_whitespace) {
+                *st.in_events = false;
+                *st.header = None;
+            }
+            if line.starts_with("Name:") {
+                st.out.extend(status_record(st.described, now).map(Ok));
+            }
+            if st.described.learn(line) { Use::Read } else { Use::Unused }
+        }
+    }
+}
+
+const PODS_TABLE: &str = "a `kubectl get pods` table";
+
+/// Report the lines no reader took, by runs of consecutive lines: a run that looks like events
+/// as [`DecodeError::Unread`] (events were lost), any other as [`DecodeError::NotEvents`].
+fn account(input: &str, uses: &[Use], out: &mut Vec<Result<EventRecord, DecodeError>>) {
+    let lines: Vec<&str> = input.lines().collect();
+    let mut index = 0;
+    while index < uses.len() {
+        let use_ = uses[index];
+        if matches!(use_, Use::Read | Use::Neutral) {
+            index += 1;
+            continue;
+        }
+        let mut end = index;
+        // A run goes on over blank lines while the same use follows.
+        let mut next = index + 1;
+        while next < uses.len() {
+            match uses[next] {
+                u if u == use_ => {
+                    end = next;
+                    next += 1;
+                }
+                Use::Neutral if lines[next].trim().is_empty() => next += 1,
+                _ => break,
+            }
+        }
+        let (first_line, last_line) = (index + 1, end + 1);
+        out.push(Err(match use_ {
+            Use::NotEvents(what) => DecodeError::NotEvents { first_line, last_line, what: what.to_owned() },
+            _ => match lines[index..=end].iter().find_map(|line| looks_like_an_event(line)) {
+                Some(what) => DecodeError::Unread { first_line, last_line, what },
+                None => DecodeError::NotEvents { first_line, last_line, what: "text".to_owned() },
+            },
+        }));
+        index = end + 1;
+    }
+}
+
+/// What makes an unread line look like an event: a reason the catalogue knows, as a row would
+/// hold it (beside `Warning`/`Normal`, or followed by a column gap, or alone on its line).
+fn looks_like_an_event(line: &str) -> Option<String> {
+    // An event row is a few hundred bytes; a megabyte line is not one.
+    let line = &line[..line.floor_char_boundary(4096)];
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let typed = words.iter().any(|w| matches!(*w, "Warning" | "Normal"));
+    words.iter().enumerate().find_map(|(i, word)| {
+        let word = word.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+        if word.len() < 5 || !word.starts_with(|c: char| c.is_ascii_uppercase()) {
+            return None;
+        }
+        crate::ReasonName::parse(word).reason()?;
+        let gap = line.find(word).is_some_and(|at| {
+            let after = &line[at + word.len()..];
+            after.starts_with("  ") || after.starts_with('\t')
+        });
+        (typed || gap || words.len() == 1 || i == 0 && words.len() > 2)
+            .then(|| format!("an event with reason {word} that no reader could read"))
+    })
 }
 
 /// A row that starts after prose on the same line: the first `Warning`/`Normal` word after a
@@ -200,19 +322,15 @@ fn bare_message(line: &str, described: &Described) -> Option<EventRecord> {
     bare::record(bare::find_in_prose(text)?, &described.reference())
 }
 
-/// Events that name no object, pasted beside a `kubectl get pods` table listing one Pod, are
-/// that Pod's (the paste is about it). Several Pods listed name nothing.
-fn name_from_pod_list(out: &mut [Result<EventRecord, DecodeError>], listed: &[pods::ListedPod]) {
-    let [pod, rest @ ..] = listed else { return };
-    if rest.iter().any(|p| p != pod) {
-        return;
-    }
+/// Events that name no object, pasted beside the one Pod a paste lists (a `kubectl get pods`
+/// table of one Pod, the Pod's manifest), are that Pod's: the paste is about it.
+pub(crate) fn name_unnamed_pods(out: &mut [Result<EventRecord, DecodeError>], pod: &str, namespace: Option<&str>) {
     for record in out.iter_mut().filter_map(|r| r.as_mut().ok()) {
         let regarding = &mut record.regarding;
         if regarding.name.is_none() && regarding.kind.as_deref().is_none_or(|k| k == "Pod") {
             regarding.kind = Some("Pod".to_owned());
-            regarding.name = Some(pod.name.clone());
-            regarding.namespace = regarding.namespace.take().or_else(|| pod.namespace.clone());
+            regarding.name = Some(pod.to_owned());
+            regarding.namespace = regarding.namespace.take().or_else(|| namespace.map(str::to_owned));
         }
     }
 }
