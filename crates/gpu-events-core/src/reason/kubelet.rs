@@ -262,6 +262,8 @@ reason_table! {
         reporting_controllers: &["kubelet"],
         note_formats: &[
             "Allocate failed due to %v, which is unexpected",
+            // The same admission error as the Pod's status and newer kubelets' events write it.
+            "Pod Allocate failed due to %v, which is unexpected",
             "Update plugin resources failed due to %v, which is unexpected.",
             "Unexpected error while attempting to recover from admission failure: %v",
         ],

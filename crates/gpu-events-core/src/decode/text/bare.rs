@@ -8,41 +8,63 @@
 
 use crate::details::Details;
 use crate::record::RawEvent;
-use crate::{EventRecord, ObjectReference};
+use crate::{EventRecord, ObjectReference, Reason};
+use std::sync::OnceLock;
 
-/// The words a message starts with, the reason that writes it, its type, and the source.
-const STARTS: &[(&str, &str, &str)] = &[
-    // kube-scheduler FitError (pkg/scheduler/framework/types.go), also HAMi's and Volcano's.
-    ("0/", "FailedScheduling", "Warning"),
-    // kubelet admission (pkg/kubelet/cm/devicemanager: "Allocate failed due to %s, which is
-    // unexpected"; lifecycle predicate: "Pod Allocate failed due to ...").
-    ("Pod Allocate failed due to", "UnexpectedAdmissionError", "Warning"),
-    ("Allocate failed due to", "UnexpectedAdmissionError", "Warning"),
-    // kubelet DRA manager (pkg/kubelet/cm/dra/manager.go).
-    ("Failed to prepare dynamic resources:", "FailedPrepareDynamicResources", "Warning"),
-    // kubelet image manager (pkg/kubelet/images/image_manager.go).
-    ("Failed to pull image", "Failed", "Warning"),
-    // kubelet eviction manager (pkg/kubelet/eviction/helpers.go).
-    ("The node was low on resource:", "Evicted", "Warning"),
-    // cluster-autoscaler (core/scaleup/orchestrator, event on the Pod).
-    ("Node scale up in zones", "FailedScaleUp", "Warning"),
-    ("pod didn't trigger scale-up", "NotTriggerScaleUp", "Normal"),
-    ("Pod didn't trigger scale-up", "NotTriggerScaleUp", "Normal"),
-    ("pod triggered scale-up:", "TriggeredScaleUp", "Normal"),
-    // kubelet sandbox creation (pkg/kubelet/kuberuntime/kuberuntime_manager.go).
-    ("Failed to create pod sandbox:", "FailedCreatePodSandBox", "Warning"),
-    // Karpenter provisioner (pkg/controllers/provisioning/scheduling/events.go).
-    ("Pod should schedule on:", "Nominated", "Normal"),
-    // kube-scheduler binding (pkg/scheduler/schedule_one.go).
-    ("Successfully assigned ", "Scheduled", "Normal"),
-    // kubelet image and container lifecycle (pkg/kubelet/images, pkg/kubelet/kuberuntime),
-    // the messages UI event lists show without their reason.
-    ("Pulling image ", "Pulling", "Normal"),
-    ("Successfully pulled image ", "Pulled", "Normal"),
-    ("Created container ", "Created", "Normal"),
-    ("Started container ", "Started", "Normal"),
-    ("Back-off restarting failed container", "BackOff", "Warning"),
+/// Starts the catalogue's note formats cannot give (the format opens with a verb, or a release
+/// capitalises it), with the reason that writes them, its type, and the source.
+const EXTRA_STARTS: &[Start] = &[
+    // kube-scheduler FitError (pkg/scheduler/framework/types.go: "%d/%d nodes are available: %s"),
+    // also HAMi's and Volcano's.
+    ("0/", "FailedScheduling", Some("Warning")),
+    // GKE's cluster-autoscaler writes the NotTriggerScaleUp note capitalised.
+    ("Pod didn't trigger scale-up", "NotTriggerScaleUp", Some("Normal")),
 ];
+
+/// A message start, the reason whose messages start so, and its type when it has only one.
+type Start = (&'static str, &'static str, Option<&'static str>);
+
+/// Shortest literal start of a note format taken as naming its reason: shorter ones (`Error: `)
+/// open many reasons' messages and much prose.
+const MIN_START: usize = 14;
+
+/// The words each reason's messages start with: the literal text before the first verb of each
+/// of its catalogue note formats (`Failed to prepare dynamic resources: %v`), when it is at
+/// least [`MIN_START`] bytes, holds a space, and no other reason's format starts the same way;
+/// then [`EXTRA_STARTS`]. Longest first, so that a longer start wins where one extends another.
+fn starts() -> &'static [Start] {
+    static STARTS: OnceLock<Vec<Start>> = OnceLock::new();
+    STARTS.get_or_init(|| {
+        let mut found: Vec<Start> = Vec::new();
+        for info in Reason::all().iter().map(|reason| reason.info()) {
+            // A reason recorded as both types leaves the type unsaid: nothing is invented.
+            let type_ = match info.types {
+                [only] => Some(only.as_str()),
+                _ => None,
+            };
+            if info.family_affixes().is_some() {
+                continue;
+            }
+            for format in info.note_formats {
+                let start = &format[..format.find('%').unwrap_or(format.len())];
+                if start.len() >= MIN_START && start.trim().contains(' ') {
+                    found.push((start, info.wire, type_));
+                }
+            }
+        }
+        // A start two reasons share names neither.
+        let shared: Vec<&str> = found
+            .iter()
+            .filter(|(start, reason, _)| found.iter().any(|(s, r, _)| s == start && r != reason))
+            .map(|(start, ..)| *start)
+            .collect();
+        found.retain(|(start, ..)| !shared.contains(start));
+        found.extend_from_slice(EXTRA_STARTS);
+        found.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(b.0)));
+        found.dedup();
+        found
+    })
+}
 
 /// The record a bare message is, when it starts as one reason's messages do and that reason's
 /// grammar reads it; `regarding` is the object the surrounding text names.
@@ -55,10 +77,10 @@ pub(super) fn record(message: &str, regarding: &ObjectReference) -> Option<Event
         .find_map(|q| message.strip_prefix(*q).and_then(|m| m.strip_suffix(*q)))
         .unwrap_or(message)
         .trim();
-    let (_, reason, type_) = STARTS.iter().find(|(start, ..)| message.starts_with(start))?;
+    let (_, reason, type_) = starts().iter().find(|(start, ..)| message.starts_with(start))?;
     let record = RawEvent {
         reason: Some(reason),
-        type_: Some(type_),
+        type_: *type_,
         note: Some(message),
         regarding: regarding.clone(),
         namespace: regarding.namespace.as_deref(),
@@ -76,18 +98,23 @@ pub(super) fn record(message: &str, regarding: &ObjectReference) -> Option<Event
     read.then_some(record)
 }
 
-/// Where in a line of prose a bare message starts: the first place one of [`STARTS`] begins a
+/// Where in a line of prose a bare message starts: the first place one of [`starts`] begins a
 /// word (after a space, a quote or a colon), for sentences that quote a message.
 pub(super) fn find_in_prose(line: &str) -> Option<&str> {
-    STARTS
+    let at = starts()
         .iter()
         .filter_map(|(start, ..)| {
             line.match_indices(start)
                 .find(|(at, _)| *at == 0 || line[..*at].ends_with([' ', '"', '`', '\'', ':', '(', '\t']))
         })
         .map(|(at, _)| at)
-        .min()
-        .map(|at| &line[at..])
+        .min()?;
+    let message = &line[at..];
+    // A message quoted in a sentence ends at its closing quote, not at the end of the line.
+    Some(match line[..at].chars().next_back() {
+        Some(quote @ ('"' | '`')) => message.rfind(quote).map_or(message, |end| &message[..end]),
+        _ => message,
+    })
 }
 
 #[cfg(test)]
@@ -113,7 +140,42 @@ mod tests {
     }
 
     #[test]
+    fn the_catalogue_note_formats_name_their_messages() {
+        let none = ObjectReference::default();
+        let read = |message: &str| {
+            record(message, &none).map(|r| (r.reason.as_str().to_owned(), r.type_.map(|t| t.as_str().to_owned())))
+        };
+        // From kubelet's formats (`reason/kubelet.rs`), no grammar: the start alone names it.
+        assert_eq!(
+            read("Container runtime did not kill the pod within specified grace period."),
+            Some(("ExceededGracePeriod".to_owned(), Some("Warning".to_owned())))
+        );
+        assert_eq!(
+            read("Failed to prepare dynamic resources: prepare failed").map(|r| r.0).as_deref(),
+            Some("FailedPrepareDynamicResources")
+        );
+        // BackOff is recorded as Normal (image pull) and Warning (container): no type invented.
+        assert_eq!(
+            read("Back-off restarting failed container main in pod p_ns(uid)"),
+            Some(("BackOff".to_owned(), None))
+        );
+        // Starts shorter than MIN_START (`Error: %v`) name nothing.
+        assert_eq!(read("Error: something failed"), None);
+    }
+
+    #[test]
     fn messages_are_found_where_a_sentence_quotes_them() {
+        // A quoted message ends at its closing quote.
+        assert_eq!(
+            find_in_prose("it says `Allocate failed due to x, which is unexpected` and stops"),
+            Some("Allocate failed due to x, which is unexpected")
+        );
+        assert_eq!(
+            find_in_prose(
+                "crashing with \"The node was low on resource: ephemeral-storage. Container \"llm\" was using 5Ki\""
+            ),
+            Some("The node was low on resource: ephemeral-storage. Container \"llm\" was using 5Ki")
+        );
         assert_eq!(
             find_in_prose("pod stays pending with 0/1 nodes are available: 1 Insufficient nvidia.com/gpu."),
             Some("0/1 nodes are available: 1 Insufficient nvidia.com/gpu.")

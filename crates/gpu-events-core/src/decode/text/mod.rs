@@ -137,6 +137,14 @@ struct State<'s, 'a> {
 /// spaces a copy loses).
 const WRAP_WIDTH: usize = 72;
 
+/// Whether `line`, at column 0, is the hard wrap of `previous`: `previous` is as long as a
+/// terminal is wide, `line` no longer than it (a terminal wraps at one width), and `line` does
+/// not end as prose introducing what follows does (`:`, `：`, `?`).
+fn wraps(previous: &str, line: &str) -> bool {
+    let width = previous.chars().count();
+    width >= WRAP_WIDTH && line.chars().count() <= width && !line.trim_end().ends_with([':', '：', '?'])
+}
+
 /// Read one line (after `previous`); say what it was.
 fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc>, st: &mut State<'_, 'a>) -> Use {
     if line.trim().is_empty() {
@@ -154,6 +162,11 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
     let trimmed = line.trim_start();
     // A paste's own comment (`# ... (omitted) ...`), a code fence, a separator.
     if trimmed.starts_with("# ") || trimmed.starts_with("```") || trimmed.starts_with("----") {
+        return Use::Neutral;
+    }
+    // A poster's elision (`...`, `…`) stands for lines left out: it ends a row, and is no note.
+    if matches!(trimmed.trim_end(), "..." | "…" | "[...]" | "(...)") {
+        flush(st.pending, now, st.out);
         return Use::Neutral;
     }
     if let Some(namespaced) = pods::header(line) {
@@ -202,7 +215,7 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
         // as long as a terminal's width (a short row followed by prose was not wrapped).
         Some(p)
             if *st.in_events
-                && (line.starts_with(char::is_whitespace) || previous.chars().count() >= WRAP_WIDTH)
+                && (line.starts_with(char::is_whitespace) || wraps(previous, line))
                 && !(line.starts_with(|c: char| !c.is_whitespace()) && line.contains(":  ")) =>
         {
             p.message.push(' ');

@@ -115,6 +115,16 @@ fn is_reason(text: &str) -> bool {
         && text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '-' | '_'))
 }
 
+/// A component name as FROM shows it: `kubelet`, `default-scheduler`, `karpenter`,
+/// `hami-scheduler`, `cluster-autoscaler`, `volcano`, `nvidia-device-plugin`.
+fn is_component(text: &str) -> bool {
+    matches!(text, "kubelet" | "karpenter" | "volcano" | "kueue" | "kai-scheduler")
+        || ["-scheduler", "-controller", "-autoscaler", "-manager", "-plugin", "-operator"]
+            .iter()
+            .any(|suffix| text.len() > suffix.len() && text.ends_with(suffix))
+            && text.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
 /// `kind/name` as in `pod/llama-0` or `daemonset/nvidia-dcgm-exporter`.
 fn is_object(text: &str) -> bool {
     text.split_once('/').is_some_and(|(kind, name)| {
@@ -170,7 +180,38 @@ impl<'a> Row<'a> {
         {
             return Some(row);
         }
-        Self::by_shape(line, &cells)
+        Self::by_shape(line, &cells).or_else(|| Self::single_spaced(line))
+    }
+
+    /// A row pasted with single spaces, as posters retype or reflow one
+    /// (`Warning Unhealthy 2m6s (x41235 over 5d15h) kubelet Startup probe failed: ...`): TYPE, a
+    /// reason the catalogue knows (so that prose starting with "Warning" is not a row), an
+    /// optional age with its series, an optional component, then the message.
+    fn single_spaced(line: &'a str) -> Option<Row<'a>> {
+        let (type_, rest) = line.trim().split_once(' ')?;
+        let (reason, mut rest) = rest.split_once(' ')?;
+        if !is_type(type_) || !is_reason(reason) || crate::ReasonName::parse(reason).reason().is_none() {
+            return None;
+        }
+        let mut row = Row { type_: Some(type_), reason, ..Row::default() };
+        let word = |text: &'a str| text.split_once(' ').map_or(text, |(word, _)| word);
+        let mut age_end = word(rest).len();
+        if let Some(series) = rest[age_end..].strip_prefix(" (x")
+            && let Some(close) = series.find(')')
+        {
+            age_end += " (x".len() + close + 1;
+        }
+        if let Some(age) = parse_age(&rest[..age_end]) {
+            row.age = Some(age);
+            rest = rest[age_end..].trim_start();
+        }
+        let from = word(rest);
+        if is_component(from) && rest.len() > from.len() {
+            row.from = Some(from);
+            rest = rest[from.len()..].trim_start();
+        }
+        row.message = rest.trim_end();
+        (!row.message.is_empty()).then_some(row)
     }
 
     fn by_header(line: &'a str, cells: &[(usize, &'a str)], header: &Header) -> Option<Row<'a>> {
@@ -359,9 +400,35 @@ mod tests {
 
     #[test]
     fn non_rows_are_rejected() {
-        for line in ["Name:         gpu-pod", "Events:  <none>", "  ----     ------", "just text", "", "Labels:  app=x"]
-        {
+        for line in [
+            "Name:         gpu-pod",
+            "Events:  <none>",
+            "  ----     ------",
+            "just text",
+            "",
+            "Labels:  app=x",
+            // Single-spaced prose: "Warning" then a word that is no reason the catalogue knows.
+            "Warning this pod is stuck since yesterday",
+            "Warning FailedScheduling",
+        ] {
             assert!(Row::parse(line, None).is_none(), "{line:?}");
         }
+    }
+
+    #[test]
+    fn single_spaced_rows() {
+        let row = Row::parse(
+            "Warning Unhealthy 2m6s (x41235 over 5d15h) kubelet Startup probe failed: No devices were found",
+            None,
+        )
+        .unwrap();
+        assert_eq!((row.type_, row.reason, row.from), (Some("Warning"), "Unhealthy", Some("kubelet")));
+        assert_eq!(row.age.and_then(|a| a.count), Some(41235));
+        assert_eq!(row.message, "Startup probe failed: No devices were found");
+        // No age, no component.
+        let row =
+            Row::parse("Warning UnexpectedAdmissionError Allocate failed due to x, which is unexpected", None).unwrap();
+        assert_eq!((row.from, row.age), (None, None));
+        assert_eq!(row.message, "Allocate failed due to x, which is unexpected");
     }
 }
