@@ -725,3 +725,40 @@ fn root_causes_over_the_latest_event() {
         assert_eq!(single(&text).1, Cause::InsufficientGpu, "{resource}");
     }
 }
+
+// ----- device faults, driver paths, start failures (each from a real text; corpus cases noted) --
+
+#[test]
+fn a_device_the_plugin_reports_lost_is_a_device_fault_not_the_plugin() {
+    // corpus 107 (kubernetes/kubernetes issue): NVML says the GPU is lost.
+    let text = "  Warning  UnexpectedAdmissionError  2m  kubelet  Allocate failed due to device plugin GetPreferredAllocation rpc failed with err: rpc error: code = Unknown desc = Unable to retrieve list of available devices: error creating nvml.Device 5: nvml: GPU is lost, which is unexpected\n";
+    assert_eq!(single(text), (Phase::Failed, Cause::DeviceFault, Confidence::High));
+    // A plugin that is down is still the plugin.
+    let text = "  Warning  UnexpectedAdmissionError  2m  kubelet  Allocate failed due to no healthy devices present; cannot allocate unhealthy devices nvidia.com/gpu, which is unexpected\n";
+    assert_eq!(single(text).1, Cause::DevicePluginUnavailable);
+}
+
+#[test]
+fn a_probe_that_finds_no_gpu_is_a_device_fault() {
+    // corpus 166 (GPU Operator issue): the driver container's startup probe runs nvidia-smi.
+    let text = "Warning Unhealthy 2m6s (x41235 over 5d15h) kubelet Startup probe failed: No devices were found\n";
+    assert_eq!(single(text), (Phase::Running, Cause::DeviceFault, Confidence::Medium));
+    let text = "  Warning  Unhealthy  2m  kubelet  Readiness probe failed: HTTP probe failed with statuscode: 503\n";
+    assert!(diagnose(&records(text)).iter().all(|d| d.cause != Cause::DeviceFault));
+}
+
+#[test]
+fn a_missing_driver_directory_is_the_driver_not_a_volume() {
+    // corpus 171/172 (GKE): the device plugin mounts the driver's install directory.
+    let text = "  Warning  FailedMount  3m (x5 over 10m)  kubelet  MountVolume.SetUp failed for volume \"nvidia\" : hostPath type check failed: /home/kubernetes/bin/nvidia is not a directory\n";
+    assert_eq!(single(text), (Phase::ContainerCreating, Cause::CudaDriverMismatch, Confidence::High));
+    let text = "  Warning  FailedMount  3m  kubelet  MountVolume.SetUp failed for volume \"data\" : hostPath type check failed: /mnt/data is not a directory\n";
+    assert_eq!(single(text).1, Cause::VolumeMountFailed);
+}
+
+#[test]
+fn a_toolkit_hook_that_fails_at_start_is_a_start_failure() {
+    // corpus 159 (NVIDIA container toolkit issue): the hook ran and failed on a cgroup mount.
+    let text = "  Warning  Failed     18s (x3 over 36s)  kubelet            Error: failed to create containerd task: OCI runtime create failed: container_linux.go:370: starting container process caused: process_linux.go:459: container init caused: Running hook #0:: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: mount error: open failed: /sys/fs/cgroup/devices/kubepods/devices.allow: no such file or directory: unknown\n";
+    assert_eq!(single(text).1, Cause::ContainerStartFailed);
+}

@@ -22,6 +22,23 @@
 //! Secret, ConfigMap, claim or CSI driver a volume lacks, the failing container, the DRA claim,
 //! the node of a faulty device, the Pod of a memory cgroup.
 //!
+//! # Rules over the reason alone
+//!
+//! Each motivated by a real text (the test that holds it names the corpus case):
+//!
+//! 1. An admission failure ends the Pod (phase `Failed`): later mount and sandbox errors are its
+//!    fallout, not the cause.
+//! 2. Nominations of two or more new NodeClaims that never take the Pod are `node-never-ready`
+//!    churn, not `node-expansion-pending`.
+//! 3. An admission error whose plugin says the device is gone (`nvml: GPU is lost`, `fallen off
+//!    the bus`, an Xid) is `device-fault`, not `device-plugin-unavailable`.
+//! 4. A probe whose output says `No devices were found` (or an Xid) is `device-fault`.
+//! 5. A FailedMount of a hostPath GPU driver directory that is not there
+//!    (`/home/kubernetes/bin/nvidia is not a directory`) is the driver missing
+//!    (`cuda-driver-mismatch`), not a volume problem.
+//! 6. An NVIDIA toolkit hook that ran and failed (`nvidia-container-cli: mount error`) is
+//!    `container-start-failed`: the runtime is there.
+//!
 //! # FitErrors: which per-node reason is the cause
 //!
 //! The scheduler filters each node in plugin order (NodeUnschedulable, NodeName,

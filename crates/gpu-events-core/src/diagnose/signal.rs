@@ -254,14 +254,44 @@ fn kubelet_signal(reason: KubeletReason, record: &EventRecord, details: Option<&
             Some(NodeDetails::OutOfResource(short)) => cause(Phase::Failed, shortage(&short.resource), High),
             _ => cause(Phase::Failed, Cause::DevicePluginUnavailable, Medium),
         },
+        // The plugin answered that a device is gone (`nvml: GPU is lost`, an Xid): the device
+        // is at fault, not the plugin.
+        K::UnexpectedAdmissionError if names_device_fault(&record.note) => {
+            cause(Phase::Failed, Cause::DeviceFault, High)
+        }
         K::UnexpectedAdmissionError => cause(Phase::Failed, Cause::DevicePluginUnavailable, High),
         K::Evicted => cause(Phase::Evicted, Cause::NodePressureEviction, High),
         K::SystemOOM => cause(Phase::Running, Cause::HostOom, High),
+        // A hostPath of the GPU driver's install directory that is not there (GKE's
+        // `/home/kubernetes/bin/nvidia`, `/usr/local/nvidia`): the driver is not installed.
+        K::FailedMount if is_missing_driver_path(&record.note) => {
+            cause(Phase::ContainerCreating, Cause::CudaDriverMismatch, High)
+        }
         K::FailedMount | K::FailedMapVolume => cause(Phase::ContainerCreating, Cause::VolumeMountFailed, High),
         K::FailedPrepareDynamicResources => cause(Phase::ContainerCreating, Cause::DraPrepareFailed, High),
+        // A GPU container's probe that runs `nvidia-smi` and finds no GPU, or reports an Xid.
+        K::Unhealthy if names_device_fault(&record.note) => cause(Phase::Running, Cause::DeviceFault, Medium),
         K::Unhealthy => Signal { phase: Some(Phase::Running), cause: None },
         _ => Signal { phase: None, cause: None },
     }
+}
+
+/// Whether a note says an accelerator itself is gone or faulty: NVML's `GPU is lost`, the
+/// driver's `has fallen off the bus`, `nvidia-smi`'s `No devices were found`, or an Xid.
+fn names_device_fault(note: &str) -> bool {
+    ["GPU is lost", "fallen off the bus", "No devices were found", "GPU requires reset"]
+        .iter()
+        .any(|m| note.contains(m))
+        || mentions_xid(note)
+}
+
+/// Whether a FailedMount note is a hostPath type check of a GPU driver directory that is not
+/// there (`hostPath type check failed: /home/kubernetes/bin/nvidia is not a directory`).
+fn is_missing_driver_path(note: &str) -> bool {
+    note.split_once("hostPath type check failed: ").is_some_and(|(_, path)| {
+        let path = path.split_whitespace().next().unwrap_or("");
+        path.contains("nvidia") || path.contains("/opt/rocm") || path.contains("/dev/kfd")
+    })
 }
 
 /// Whether `text` names an NVIDIA Xid (`Xid=79`, `NVRM: Xid (PCI:0000:3b:00): 79`,
@@ -302,7 +332,9 @@ fn runtime_cause(runtime: &RuntimeCause, error: &str) -> Cause {
             Cause::CdiDeviceUnresolvable
         }
         RuntimeCause::RuntimeBinaryMissing { path } if path.contains("nvidia") => Cause::NvidiaRuntimeMissing,
-        RuntimeCause::NvidiaContainerCli { .. } => Cause::NvidiaRuntimeMissing,
+        // The toolkit's hook ran and failed (a mount, a cgroup, an initialization error): the
+        // runtime is there; the container failed to start.
+        RuntimeCause::NvidiaContainerCli { .. } => Cause::ContainerStartFailed,
         RuntimeCause::RuntimeBinaryMissing { .. } => Cause::RuntimeHandlerMissing,
         RuntimeCause::CriSocketUnavailable { .. } => Cause::CriUnavailable,
         RuntimeCause::ContainerInitOomKilled => Cause::ContainerOom,
