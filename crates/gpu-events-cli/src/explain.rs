@@ -368,6 +368,19 @@ fn diagnosis_block(d: &Diagnosis, now: DateTime<Utc>, out: &mut impl Write) -> R
         let row = row(record, now);
         writeln!(out, "    {:<10} {:<8} {:<28} {}", row[0], row[1], clean(&row[2]), clean(&row[5]))?;
     }
+    for alternative in &d.also_possible {
+        writeln!(
+            out,
+            "  also possible: {} ({:?} confidence): {}",
+            alternative.cause,
+            alternative.confidence,
+            alternative.cause.summary()
+        )?;
+        if let Some(record) = alternative.evidence.first() {
+            let row = row(record, now);
+            writeln!(out, "    {:<10} {:<8} {:<28} {}", row[0], row[1], clean(&row[2]), clean(&row[5]))?;
+        }
+    }
     writeln!(out, "  next steps:")?;
     for step in &d.next_steps {
         writeln!(out, "    {step}")?;

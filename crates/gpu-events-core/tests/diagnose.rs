@@ -762,3 +762,25 @@ fn a_toolkit_hook_that_fails_at_start_is_a_start_failure() {
     let text = "  Warning  Failed     18s (x3 over 36s)  kubelet            Error: failed to create containerd task: OCI runtime create failed: container_linux.go:370: starting container process caused: process_linux.go:459: container init caused: Running hook #0:: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: mount error: open failed: /sys/fs/cgroup/devices/kubepods/devices.allow: no such file or directory: unknown\n";
     assert_eq!(single(text).1, Cause::ContainerStartFailed);
 }
+
+#[test]
+fn other_supported_causes_are_listed_as_also_possible() {
+    // Two problems of one Pod in one phase: the newest is the cause, the other is listed.
+    let text = "  Warning  FailedMount             5m  kubelet  MountVolume.SetUp failed for volume \"data\" : hostPath type check failed: /mnt/data is not a directory\n  Warning  FailedCreatePodSandBox  1m  kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for \"nvidia\" is configured\n";
+    let diagnoses = diagnose(&records(text));
+    let [d] = diagnoses.as_slice() else { panic!("{diagnoses:#?}") };
+    assert_eq!(d.cause, Cause::NvidiaRuntimeMissing);
+    let [alternative] = d.also_possible.as_slice() else { panic!("{:#?}", d.also_possible) };
+    assert_eq!((alternative.cause, alternative.confidence), (Cause::VolumeMountFailed, Confidence::Medium));
+    assert_eq!(alternative.evidence.len(), 1);
+    assert_eq!(alternative.evidence[0].reason, "FailedMount");
+    // In JSON as `alsoPossible`, and read back.
+    let json = serde_json::to_value(d).unwrap();
+    assert_eq!(json["alsoPossible"][0]["cause"], "volume-mount-failed");
+    let back: gpu_events_core::diagnose::Diagnosis = serde_json::from_value(json).unwrap();
+    assert_eq!(&back, d);
+    // The fallout of an admission failure is not an alternative (rule 1).
+    let text = "  Warning  UnexpectedAdmissionError  2m  kubelet  Allocate failed due to no healthy devices present; cannot allocate unhealthy devices nvidia.com/gpu, which is unexpected\n  Warning  FailedMount  1m  kubelet  MountVolume.SetUp failed for volume \"kube-api-access-x\" : object \"default\"/\"kube-root-ca.crt\" not registered\n";
+    let diagnoses = diagnose(&records(text));
+    assert!(diagnoses[0].also_possible.is_empty(), "{diagnoses:#?}");
+}

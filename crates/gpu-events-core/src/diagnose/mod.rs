@@ -155,6 +155,25 @@ pub struct Diagnosis {
     pub evidence: Vec<EventRecord>,
     /// kubectl commands and checks, with the object's names filled in.
     pub next_steps: Vec<String>,
+    /// Other causes the evidence supports, surest and newest first (empty when none; omitted
+    /// from JSON then). Causes the top one explains (a shortage behind a scale-up) and the
+    /// fallout of an admission failure are not listed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_possible: Vec<Alternative>,
+}
+
+/// A cause the evidence also supports, below the [`Diagnosis`]'s own.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct Alternative {
+    /// The cause.
+    pub cause: Cause,
+    /// How sure it is: at most Medium, since the top cause's evidence speaks against it.
+    pub confidence: Confidence,
+    /// The records that support it, latest first (at most three).
+    #[serde(deserialize_with = "evidence")]
+    pub evidence: Vec<EventRecord>,
 }
 
 /// Evidence read back resolves each reason's catalogue row as the decoders do.
@@ -209,7 +228,20 @@ fn diagnose_object(object: ObjectKey, records: &[&EventRecord]) -> Option<Diagno
     // Steps read every supporting record: the one error that names a missing Secret may be
     // older than the last five timeouts.
     let next_steps = steps::next_steps(cause, &object, &supporting, &evidence);
-    Some(Diagnosis { object, phase, cause, confidence, evidence, next_steps })
+    let also_possible = reading::alternatives(&readings, phase, cause)
+        .into_iter()
+        .map(|(alternative, confidence)| Alternative {
+            cause: alternative,
+            confidence,
+            evidence: readings
+                .iter()
+                .filter(|r| r.signal.cause.is_some_and(|(c, _)| c == alternative))
+                .take(3)
+                .map(|r| records[r.index].clone())
+                .collect(),
+        })
+        .collect();
+    Some(Diagnosis { object, phase, cause, confidence, evidence, next_steps, also_possible })
 }
 
 /// Counts over a stream of records (`gpu-events explain --summary`), keeping one small reading

@@ -98,6 +98,28 @@ fn explains(cause: Cause, other: Cause) -> bool {
     provisioning && matches!(other, Cause::InsufficientGpu | Cause::InsufficientResources)
 }
 
+/// The other known causes `readings` (sorted by [`conclude`]) support, surest then newest
+/// first, each at most Medium: not `cause`, not one `cause` explains, and not the container
+/// setup errors that follow an admission failure (phase `Failed`).
+pub(super) fn alternatives(readings: &[Reading], phase: Phase, cause: Cause) -> Vec<(Cause, Confidence)> {
+    let mut found: Vec<(Cause, Confidence)> = Vec::new();
+    for r in readings {
+        let Some((other, confidence)) = r.signal.cause else { continue };
+        let fallout = phase == Phase::Failed && r.signal.phase == Some(Phase::ContainerCreating);
+        if other == cause || other == Cause::Unknown || explains(cause, other) || fallout {
+            continue;
+        }
+        let confidence = confidence.min(Confidence::Medium);
+        match found.iter_mut().find(|(c, _)| *c == other) {
+            Some(entry) => entry.1 = entry.1.max(confidence),
+            None => found.push((other, confidence)),
+        }
+    }
+    // Stable: equal confidence keeps the newest first.
+    found.sort_by_key(|(_, confidence)| std::cmp::Reverse(*confidence));
+    found
+}
+
 /// Phase, cause and confidence of one object from its readings (sorted latest first here);
 /// `None` when nothing is wrong.
 pub(super) fn conclude(readings: &mut [Reading]) -> Option<(Phase, Cause, Confidence)> {
