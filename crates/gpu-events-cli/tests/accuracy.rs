@@ -3,7 +3,8 @@
 //!
 //! For each text: the records `explain` reads from it are matched, in order, to the `# record:`
 //! lines written from the source; a record is right when every key its line gives agrees. Records
-//! no line matches are *invented* (non-event text read as an event); expected ones never matched
+//! no line matches are *invented* (non-event text read as an event; a record flagged
+//! `fromStatus`, a pasted Pod status, claims no event and is not counted); expected ones never matched
 //! are *lost*, and *silently* lost when the decoder reported nothing unread. Each `# diagnose:`
 //! line is right when a diagnosis of that object names that cause (and phase, when given); a
 //! wrong cause with High confidence is counted apart.
@@ -18,9 +19,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
-use gpu_events_core::EventRecord;
 use gpu_events_core::decode::Decoder;
 use gpu_events_core::diagnose::{Confidence, Diagnosis, diagnose};
+use gpu_events_core::{EventRecord, Flag};
 
 /// One text of the corpus, split into its parts.
 struct Text {
@@ -266,8 +267,9 @@ fn measure(text: &Text, now: DateTime<Utc>, tally: &mut Tally, misses: &mut Stri
             }
         }
     }
-    let invented = used.iter().filter(|u| !**u).count();
-    for (record, _) in records.iter().zip(&used).filter(|(_, u)| !**u) {
+    let unmatched = |(record, used): &(&EventRecord, &bool)| !**used && !record.has_flag(Flag::FromStatus);
+    let invented = records.iter().zip(&used).filter(unmatched).count();
+    for (record, _) in records.iter().zip(&used).filter(unmatched) {
         notes.push(format!("  invented: {} {:?}", record.reason, record.note.chars().take(60).collect::<String>()));
     }
     tally.events_right += right;

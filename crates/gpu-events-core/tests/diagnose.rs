@@ -784,3 +784,25 @@ fn other_supported_causes_are_listed_as_also_possible() {
     let diagnoses = diagnose(&records(text));
     assert!(diagnoses[0].also_possible.is_empty(), "{diagnoses:#?}");
 }
+
+#[test]
+fn a_summary_of_volume_errors_defers_to_the_error_it_sums_up() {
+    // corpus 171 (GKE device plugin): the newest FailedMount only says the mount timed out.
+    let text = "  Warning  FailedMount  70s (x10 over 5m19s)  kubelet  MountVolume.SetUp failed for volume \"nvidia\" : hostPath type check failed: /home/kubernetes/bin/nvidia is not a directory\n  Warning  FailedMount  60s  kubelet  Unable to attach or mount volumes: unmounted volumes=[nvidia], unattached volumes=[dev nvidia pod-resources default-token-kxwh4 device-plugin]: timed out waiting for the condition\n";
+    let (phase, cause, _) = single(text);
+    assert_eq!((phase, cause), (Phase::ContainerCreating, Cause::CudaDriverMismatch));
+    // Alone, the summary still says a volume is not mounted, as a reason-level reading.
+    let text = "  Warning  FailedMount  60s  kubelet  Unable to attach or mount volumes: unmounted volumes=[data], unattached volumes=[data]: timed out waiting for the condition\n";
+    assert_eq!(single(text).1, Cause::VolumeMountFailed);
+    assert_eq!(single(text).2, Confidence::Medium);
+}
+
+#[test]
+fn a_get_pods_status_is_the_pods_state() {
+    // corpus 175 (dcgm-exporter issue): only a `kubectl get pods` table and logs.
+    let text = "$ kubectl get pods\nNAME                  READY   STATUS             RESTARTS   AGE\ndcgm-exporter-8k4s5   0/1     CrashLoopBackOff   27         117m\ndcgm-exporter-fwcxb   1/1     Running            0          117m\n";
+    let diagnoses = diagnose(&records(text));
+    let [d] = diagnoses.as_slice() else { panic!("{diagnoses:#?}") };
+    assert_eq!(d.object.name.as_deref(), Some("dcgm-exporter-8k4s5"));
+    assert_eq!((d.phase, d.cause), (Phase::CrashLoopBackOff, Cause::CrashLoop));
+}

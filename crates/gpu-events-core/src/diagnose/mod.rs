@@ -38,6 +38,12 @@
 //!    (`cuda-driver-mismatch`), not a volume problem.
 //! 6. An NVIDIA toolkit hook that ran and failed (`nvidia-container-cli: mount error`) is
 //!    `container-start-failed`: the runtime is there.
+//! 7. A record that sums up others' errors (the kubelet's `Unable to attach or mount volumes:
+//!    ... timed out waiting for the condition`) defers to the newest specific error in its phase;
+//!    alone, it is `volume-mount-failed` at Medium.
+//! 8. A `kubectl get pods` STATUS that names a problem (`CrashLoopBackOff`,
+//!    `UnexpectedAdmissionError`) is the Pod's status now (a `fromStatus` record), so a paste of
+//!    only a pods table and logs is still diagnosed.
 //!
 //! # FitErrors: which per-node reason is the cause
 //!

@@ -131,11 +131,17 @@ pub(super) fn conclude(readings: &mut [Reading]) -> Option<(Phase, Cause, Confid
     readings.sort_by_key(|r| std::cmp::Reverse((r.time, r.index)));
     let phase = current_phase(readings);
     let causes = || readings.iter().filter_map(|r| r.signal.cause.map(|c| (c, r.signal.phase)));
-    // The newest known cause in the current phase; else the newest known cause; else unknown.
+    // The newest known cause in the current phase, a record's own error before a later summary
+    // of it (the kubelet's `Unable to attach or mount volumes ... timed out`); else the newest
+    // known cause; else unknown.
     let known = |(c, _): &((Cause, Confidence), Option<Phase>)| c.0 != Cause::Unknown;
-    let (cause, newest_confidence) = causes()
-        .filter(known)
-        .find(|(_, p)| *p == Some(phase))
+    let specific = readings
+        .iter()
+        .filter(|r| !r.signal.summary && r.signal.phase == Some(phase))
+        .filter_map(|r| r.signal.cause.filter(|(c, _)| *c != Cause::Unknown).map(|c| (c, r.signal.phase)))
+        .next();
+    let (cause, newest_confidence) = specific
+        .or_else(|| causes().filter(known).find(|(_, p)| *p == Some(phase)))
         .or_else(|| causes().find(known))
         .map(|(c, _)| c)
         .or_else(|| causes().next().map(|(c, _)| c))

@@ -19,20 +19,26 @@ pub(super) struct Signal {
     pub(super) phase: Option<Phase>,
     /// The cause it points at, with how sure the reading is.
     pub(super) cause: Option<(Cause, Confidence)>,
+    /// The record sums up other records' errors (the kubelet's `Unable to attach or mount
+    /// volumes`): their own causes come first.
+    pub(super) summary: bool,
 }
 
 const fn phase(phase: Phase) -> Signal {
-    Signal { phase: Some(phase), cause: None }
+    Signal { phase: Some(phase), cause: None, summary: false }
 }
 
 const fn cause(phase: Phase, cause: Cause, confidence: Confidence) -> Signal {
-    Signal { phase: Some(phase), cause: Some((cause, confidence)) }
+    Signal { phase: Some(phase), cause: Some((cause, confidence)), summary: false }
 }
+
+/// Nothing to say.
+const NONE: Signal = Signal { phase: None, cause: None, summary: false };
 
 /// What a record says.
 pub(super) fn read(record: &EventRecord) -> Signal {
     use Confidence::{High, Medium};
-    let none = Signal { phase: None, cause: None };
+    let none = NONE;
     if record.has_flag(crate::record::Flag::FromStatus) && !record.known {
         return container_status(record.reason.as_str(), in_init_container(record));
     }
@@ -172,7 +178,7 @@ fn container_status(reason: &str, init: bool) -> Signal {
         "CreateContainerConfigError" => cause(Phase::ContainerCreating, Cause::ConfigNotFound, Medium),
         "CreateContainerError" | "RunContainerError" => cause(Phase::ContainerCreating, Cause::Unknown, Medium),
         "ContainerCreating" | "PodInitializing" => phase(Phase::ContainerCreating),
-        _ => Signal { phase: None, cause: None },
+        _ => NONE,
     }
 }
 
@@ -210,10 +216,8 @@ fn tensorfusion(reason: TensorFusionReason, note: &str) -> Signal {
         T::MaxResourceConstraintReached => cause(Phase::Running, Cause::NodeExpansionFailed, High),
         T::HypervisorCrashLoopRecreate => cause(Phase::Running, Cause::CrashLoop, High),
         T::DriverProbeFailed => cause(Phase::Failed, Cause::CudaDriverMismatch, Medium),
-        T::GPUDeviceAllocated | T::PreScheduleDone | T::GangScheduled | T::GangManagerScheduled => {
-            Signal { phase: None, cause: None }
-        }
-        _ => Signal { phase: None, cause: None },
+        T::GPUDeviceAllocated | T::PreScheduleDone | T::GangScheduled | T::GangManagerScheduled => NONE,
+        _ => NONE,
     }
 }
 
@@ -267,12 +271,17 @@ fn kubelet_signal(reason: KubeletReason, record: &EventRecord, details: Option<&
         K::FailedMount if is_missing_driver_path(&record.note) => {
             cause(Phase::ContainerCreating, Cause::CudaDriverMismatch, High)
         }
+        // The kubelet's summary after a volume's own error (`Unable to attach or mount volumes:
+        // unmounted volumes=[x] ...: timed out waiting for the condition`) names no cause.
+        K::FailedMount if record.note.starts_with("Unable to attach or mount volumes") => {
+            Signal { summary: true, ..cause(Phase::ContainerCreating, Cause::VolumeMountFailed, Medium) }
+        }
         K::FailedMount | K::FailedMapVolume => cause(Phase::ContainerCreating, Cause::VolumeMountFailed, High),
         K::FailedPrepareDynamicResources => cause(Phase::ContainerCreating, Cause::DraPrepareFailed, High),
         // A GPU container's probe that runs `nvidia-smi` and finds no GPU, or reports an Xid.
         K::Unhealthy if names_device_fault(&record.note) => cause(Phase::Running, Cause::DeviceFault, Medium),
-        K::Unhealthy => Signal { phase: Some(Phase::Running), cause: None },
-        _ => Signal { phase: None, cause: None },
+        K::Unhealthy => phase(Phase::Running),
+        _ => NONE,
     }
 }
 

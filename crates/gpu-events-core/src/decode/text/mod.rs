@@ -176,6 +176,7 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
     }
     if let Some(pod) = pods::row(line, st.pods_table.unwrap_or(false)) {
         flush(st.pending, now, st.out);
+        st.out.extend(pod.status_record(now).map(Ok));
         st.listed.push(pod);
         return Use::NotEvents(PODS_TABLE);
     }

@@ -1,15 +1,57 @@
 //! `kubectl get pods` tables pasted beside events (`NAME READY STATUS RESTARTS AGE`, with
 //! `NAMESPACE` for `-A` and `IP NODE ...` for `-o wide`; kubectl's pod printer in
 //! `pkg/printers/internalversion/printers.go`). Their rows are not events; they name the Pods
-//! the paste is about.
+//! the paste is about, and a STATUS that says a Pod is stuck (`CrashLoopBackOff`,
+//! `UnexpectedAdmissionError`) is that Pod's status now, a `fromStatus` record.
+
+use chrono::{DateTime, Utc};
 
 use super::columns::cells;
+use crate::EventRecord;
+use crate::decode::pod::{ContainerState, PodStatus};
 
 /// A Pod a `get pods` row lists.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct ListedPod {
     pub(super) namespace: Option<String>,
     pub(super) name: String,
+    /// STATUS: the Pod's status reason, else a container's state reason, else its phase
+    /// (`Init:` before an init container's).
+    pub(super) status: String,
+}
+
+impl ListedPod {
+    /// The record STATUS is when it names a problem: a Pod status reason the catalogue knows
+    /// (`UnexpectedAdmissionError`, `Evicted`, `OutOfnvidia.com/gpu`) or a container state
+    /// (`CrashLoopBackOff`, `Init:ImagePullBackOff`, `OOMKilled`); `None` for phases and
+    /// states that are no problem (`Running`, `Pending`, `ContainerCreating`, `Completed`).
+    pub(super) fn status_record(&self, now: DateTime<Utc>) -> Option<EventRecord> {
+        let (init, reason) = match self.status.strip_prefix("Init:") {
+            Some(reason) => (true, reason),
+            None => (false, self.status.as_str()),
+        };
+        let fine =
+            ["Running", "Pending", "ContainerCreating", "PodInitializing", "Completed", "Succeeded", "Terminating"];
+        if fine.contains(&reason) || (init && reason.contains('/')) || reason.is_empty() {
+            return None;
+        }
+        let state = || Some(ContainerState { reason: reason.to_owned(), container: None, init });
+        let mut status = PodStatus {
+            kind: Some("Pod".to_owned()),
+            namespace: self.namespace.clone(),
+            name: Some(self.name.clone()),
+            time: Some(now),
+            ..PodStatus::default()
+        };
+        match reason {
+            "OOMKilled" => status.oom_killed = state(),
+            _ if !init && crate::ReasonName::parse(reason).reason().is_some() => {
+                status.reason = Some(reason.to_owned())
+            }
+            _ => status.waiting = state(),
+        }
+        status.record()
+    }
 }
 
 /// Whether `line` is a `get pods` header; `Some(true)` when it has a NAMESPACE column.
@@ -39,8 +81,12 @@ pub(super) fn row(line: &str, namespaced: bool) -> Option<ListedPod> {
     let name = texts.get(offset)?;
     let restarts = texts.get(offset + 3)?;
     let restarts_ok = restarts.split_whitespace().next().is_some_and(|r| r.bytes().all(|c| c.is_ascii_digit()));
-    (is_ready(texts.get(offset + 1)?) && restarts_ok && !name.contains(' '))
-        .then(|| ListedPod { namespace: namespaced.then(|| texts[0].to_owned()), name: (*name).to_owned() })
+    let status = texts.get(offset + 2)?;
+    (is_ready(texts.get(offset + 1)?) && restarts_ok && !name.contains(' ')).then(|| ListedPod {
+        namespace: namespaced.then(|| texts[0].to_owned()),
+        name: (*name).to_owned(),
+        status: (*status).to_owned(),
+    })
 }
 
 #[cfg(test)]
@@ -59,5 +105,36 @@ mod tests {
             Some("ml")
         );
         assert_eq!(row("  Warning  FailedScheduling  10s  default-scheduler  0/1 nodes are available", false), None);
+    }
+
+    #[test]
+    fn a_stuck_status_is_a_status_record() {
+        let now = "2026-11-30T06:00:00Z".parse().unwrap();
+        let status = |line: &str| row(line, false).and_then(|pod| pod.status_record(now));
+        // corpus 175 (dcgm-exporter issue): a container state.
+        let record = status("dcgm-exporter-8k4s5   0/1     CrashLoopBackOff   27         117m").unwrap();
+        assert_eq!(
+            (record.reason.as_str(), record.note.as_str()),
+            ("CrashLoopBackOff", "container status: CrashLoopBackOff")
+        );
+        assert!(record.has_flag(crate::Flag::FromStatus));
+        assert_eq!(record.regarding.name.as_deref(), Some("dcgm-exporter-8k4s5"));
+        // A Pod status reason the catalogue knows.
+        assert_eq!(
+            status("usera-2q6ld   0/1     UnexpectedAdmissionError   0          4s").unwrap().reason,
+            "UnexpectedAdmissionError"
+        );
+        let init = status("x-0   0/1     Init:CrashLoopBackOff   4          3m").unwrap();
+        assert_eq!(init.regarding.field_path, None);
+        assert!(init.note.starts_with("init container") || init.note.contains("CrashLoopBackOff"), "{}", init.note);
+        // Phases and progress are no problem.
+        for line in [
+            "a   1/1   Running   0   1h",
+            "b   0/1   Pending   0   1m",
+            "c   0/1   ContainerCreating   0   1m",
+            "d   0/1   Init:0/2   0   1m",
+        ] {
+            assert!(status(line).is_none(), "{line}");
+        }
     }
 }
