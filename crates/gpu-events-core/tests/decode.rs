@@ -506,3 +506,18 @@ fn positions_count_the_blank_lines_before_the_first_document() {
     let [Err(DecodeError::Yaml { line, .. })] = errors.as_slice() else { panic!("{errors:?}") };
     assert_eq!(*line, Some(5), "{errors:?}");
 }
+
+#[test]
+fn a_json_projection_names_its_object_as_kind_slash_name() {
+    // `kubectl get events -o json | jq -c '.items[] | {reason, message, namespace: .metadata.namespace,
+    // object: "\(.involvedObject.kind | ascii_downcase)/\(.involvedObject.name)"}'`
+    let text = r#"{"reason":"FailedScheduling","message":"0/2 nodes are available: 2 Insufficient nvidia.com/gpu.","namespace":"ml","object":"pod/llama-0"}
+{"reason":"NodeNotReady","message":"Node is not ready","object":"node/gpu-1"}
+"#;
+    let records: Vec<EventRecord> = decode(text).into_iter().map(Result::unwrap).collect();
+    let refs: Vec<_> = records
+        .iter()
+        .map(|r| (r.regarding.kind.as_deref(), r.regarding.name.as_deref(), r.regarding.namespace.as_deref()))
+        .collect();
+    assert_eq!(refs, [(Some("Pod"), Some("llama-0"), Some("ml")), (Some("Node"), Some("gpu-1"), None)]);
+}

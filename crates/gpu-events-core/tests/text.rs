@@ -213,6 +213,8 @@ fn klog_lines_and_kubectl_135_container_prefix() {
     let [r] = decode(text).try_into().unwrap();
     assert_eq!(r.regarding.name.as_deref(), Some("llama-0"));
     assert_eq!(r.last_timestamp.unwrap().to_rfc3339(), "2026-11-30T05:40:02.123456+00:00");
+    // The klog header has no year: the time is flagged approximate.
+    assert!(r.has_flag(Flag::ApproximateTime), "{:?}", r.flags);
     let describe = "  Normal  Created  10s  kubelet  spec.containers{cuda}: Container created\n";
     let [r] = decode(describe).try_into().unwrap();
     assert_eq!(r.regarding.field_path.as_deref(), Some("spec.containers{cuda}"));

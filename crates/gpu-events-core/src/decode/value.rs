@@ -184,6 +184,7 @@ impl PendingItem {
             }
         }
         location.name = map.get("metadata").and_then(|m| m.get("name")).and_then(Value::as_str).map(str::to_owned);
+        projected_object(&mut map);
         // A Pod, or its `status:` pasted alone: what its status says.
         let kind = map.get("kind").and_then(Value::as_str);
         let bare_status = kind.is_none() && !EVENT_FIELDS.iter().any(|key| map.contains_key(*key));
@@ -249,6 +250,32 @@ impl PendingItem {
             })
             .map_err(|message| DecodeError::Item { location, message })
     }
+}
+
+/// A projection of Events (`jq '{reason, message, object: "pod/\\(.involvedObject.name)"}'`,
+/// `kubectl get events -o custom-columns` turned into JSON) names its object as `kind/name` in
+/// an `object`, `involvedObject` or `regarding` string: that becomes the `involvedObject`, with
+/// a top-level `namespace` if the projection has one. Objects are left as they are.
+fn projected_object(map: &mut Map<String, Value>) {
+    let has_reference = ["involvedObject", "regarding"].iter().any(|k| map.get(*k).is_some_and(Value::is_object));
+    if has_reference || map.contains_key("kind") {
+        return;
+    }
+    let Some((key, kind, name)) = ["object", "involvedObject", "regarding"].iter().find_map(|key| {
+        let (kind, name) = map.get(*key)?.as_str()?.split_once('/')?;
+        (!kind.is_empty() && !name.is_empty() && !name.contains([' ', '/']))
+            .then(|| (*key, kind.to_owned(), name.to_owned()))
+    }) else {
+        return;
+    };
+    map.remove(key);
+    let mut reference = Map::new();
+    reference.insert("kind".to_owned(), Value::String(crate::record::kinds::spelled(&kind.to_ascii_lowercase())));
+    reference.insert("name".to_owned(), Value::String(name));
+    if let Some(namespace) = map.get("namespace").and_then(Value::as_str) {
+        reference.insert("namespace".to_owned(), Value::String(namespace.to_owned()));
+    }
+    map.insert("involvedObject".to_owned(), Value::Object(reference));
 }
 
 /// Fields of which an Event without `kind` must have at least one.

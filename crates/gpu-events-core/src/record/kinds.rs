@@ -74,6 +74,19 @@ pub fn kind_info(name: &str) -> Option<&'static KindInfo> {
     KINDS.iter().find(|k| k.kind.eq_ignore_ascii_case(kind))
 }
 
+/// The proper Kind for a kind as `kubectl` writes it in `kind/name` (`pod`, `gpupool`,
+/// `nodeclaim.karpenter.sh`): the known kind's spelling, else the word capitalised.
+pub(crate) fn spelled(lower: &str) -> String {
+    let kind = lower.split('.').next().unwrap_or(lower);
+    kind_info(kind).map_or_else(
+        || {
+            let mut chars = kind.chars();
+            chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
+        },
+        |k| k.kind.to_owned(),
+    )
+}
+
 /// Whether objects of `kind` have no namespace (a kind not in [`KINDS`] is taken as namespaced).
 pub fn is_cluster_scoped(kind: &str) -> bool {
     kind_info(kind).is_some_and(|k| k.cluster_scoped)

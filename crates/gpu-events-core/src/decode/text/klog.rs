@@ -20,6 +20,8 @@ pub(crate) struct LoggedEvent {
     pub(crate) component: Option<String>,
     pub(crate) host: Option<String>,
     pub(crate) time: Option<DateTime<Utc>>,
+    /// `time` is from a klog header, which has no year: the year is inferred from `now`.
+    pub(crate) year_inferred: bool,
 }
 
 const KLOG_MARKER: &str = "\"Event occurred\"";
@@ -41,8 +43,10 @@ pub(crate) fn parse_old_klog(line: &str, now: DateTime<Utc>) -> Option<LoggedEve
     let (reference, rest) = rest.split_once("}): type: '")?;
     let (type_, rest) = rest.split_once("' reason: '")?;
     let (reason, message) = rest.split_once("' ").unwrap_or((rest.trim_end_matches('\''), ""));
+    let time = klog_time(prefix.trim_start(), now);
     let mut event = LoggedEvent {
-        time: klog_time(prefix.trim_start(), now),
+        time,
+        year_inferred: time.is_some(),
         type_: Some(type_.to_owned()),
         reason: reason.to_owned(),
         message: message.to_owned(),
@@ -68,7 +72,8 @@ pub(crate) fn parse_old_klog(line: &str, now: DateTime<Utc>) -> Option<LoggedEve
 /// Parse a klog `"Event occurred"` line; `now` supplies the year klog leaves out.
 pub(crate) fn parse_klog(line: &str, now: DateTime<Utc>) -> Option<LoggedEvent> {
     let (prefix, fields) = line.split_once(KLOG_MARKER)?;
-    let mut event = LoggedEvent { time: klog_time(prefix.trim_start(), now), ..LoggedEvent::default() };
+    let time = klog_time(prefix.trim_start(), now);
+    let mut event = LoggedEvent { time, year_inferred: time.is_some(), ..LoggedEvent::default() };
     for (key, value) in logfmt(fields) {
         match key {
             "object" => match value.split_once('/') {

@@ -42,19 +42,6 @@ pub(crate) fn looks_like_text(input: &str) -> bool {
     })
 }
 
-/// Proper Kind for the lower-case kind of `kubectl get events` OBJECT (`pod/x`, `gpupool/x`):
-/// the known kind's spelling ([`kinds`](crate::record::kinds)), else the word capitalised.
-fn kind_of(lower: &str) -> String {
-    let kind = lower.split('.').next().unwrap_or(lower);
-    crate::record::kinds::kind_info(kind).map_or_else(
-        || {
-            let mut chars = kind.chars();
-            chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
-        },
-        |k| k.kind.to_owned(),
-    )
-}
-
 /// A row with the context it was found in, before it becomes a record.
 struct Pending<'a> {
     row: Row<'a>,
@@ -418,7 +405,7 @@ fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
     let mut regarding = ObjectReference::default();
     match row.object.and_then(|o| o.split_once('/')) {
         Some((kind, name)) => {
-            regarding.kind = Some(kind_of(kind));
+            regarding.kind = Some(crate::record::kinds::spelled(kind));
             regarding.name = Some(name.to_owned());
             regarding.namespace = row.namespace.map(str::to_owned);
         }
@@ -493,6 +480,8 @@ fn logged_record(event: &klog::LoggedEvent) -> EventRecord {
         first: [event.time, None, None],
         last: [event.time, None, None],
         namespace: event.namespace.as_deref(),
+        // klog headers have no year (`I0504 12:11:07`): the time is flagged approximate.
+        approximate_time: event.year_inferred,
         ..RawEvent::default()
     }
     .into_record()
