@@ -118,3 +118,25 @@ fn prose_after_a_short_row_is_not_its_message() {
     assert_eq!(records[0].note, "MountVolume.SetUp failed: x");
     assert_eq!(reported, ["line 2: text, not events"]);
 }
+
+#[test]
+fn rows_cut_at_one_column_are_flagged_cut() {
+    // `kubectl describe pod x | cut -c1-100`: rows of different messages end at column 100.
+    let rows = [
+        "  Warning  FailedScheduling  4m11s (x11 over 54m)  default-scheduler  0/2 nodes are available: 2 Insufficient nvidia.com/gpu.",
+        "  Warning  FailedMount       3m                    kubelet            MountVolume.SetUp failed for volume \"nvidia\" : hostPath type check failed",
+        "  Normal   Scheduled         5m                    default-scheduler  Successfully assigned a/b to node-1",
+        "  Normal   Pulled            5m                    kubelet            Pulled image",
+    ];
+    let text: String = rows.iter().map(|r| format!("{}\n", r.chars().take(100).collect::<String>())).collect();
+    let (records, _) = read(&text);
+    let cut: Vec<bool> = records.iter().map(|r| r.has_flag(gpu_events_core::Flag::CutInPaste)).collect();
+    assert_eq!(cut, [true, true, true, false]);
+    // The cut fit error is no High-confidence diagnosis.
+    let diagnoses = gpu_events_core::diagnose::diagnose(&records);
+    assert!(diagnoses.iter().all(|d| d.confidence != gpu_events_core::diagnose::Confidence::High), "{diagnoses:#?}");
+    // Uncut, two identical wide rows are not a cut.
+    let text = format!("{ROW}\n{ROW}\n");
+    let (records, _) = read(&text);
+    assert!(records.iter().all(|r| !r.has_flag(gpu_events_core::Flag::CutInPaste)));
+}

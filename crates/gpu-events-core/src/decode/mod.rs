@@ -120,15 +120,17 @@ impl<R: BufRead> Decoder<R> {
                 (Format::Json, Documents::Json(json::JsonDocuments::new(reader, start.line, start.column)))
             }
             Ok((Format::Empty, _)) => (Format::Empty, Documents::Done),
-            Ok((_, start)) => match read_text(reader) {
+            Ok((_, start)) => match read_text(reader).map(|text| {
+                // The skipped blank lines and spaces, back in front, so that line numbers, YAML
+                // positions and a first row's columns count them.
+                if start.line > 1 || start.column > 1 {
+                    format!("{}{}{text}", "\n".repeat(start.line - 1), " ".repeat(start.column - 1))
+                } else {
+                    text
+                }
+            }) {
                 Ok(text) if text::looks_like_text(&text) => (Format::Text, segmented(text)),
                 Ok(text) => {
-                    // The skipped blank lines and spaces, back in front, so YAML positions count them.
-                    let text = if start.line > 1 || start.column > 1 {
-                        format!("{}{}{text}", "\n".repeat(start.line - 1), " ".repeat(start.column - 1))
-                    } else {
-                        text
-                    };
                     let documents = yaml::YamlDocuments::parse(&text);
                     if documents.holds_objects() {
                         (Format::Yaml, Documents::Yaml(documents))

@@ -55,7 +55,9 @@ impl Reading {
             index,
             signal: signal::read(record),
             warning: record.type_ == Some(EventType::Warning) || (record.type_.is_none() && always_warning()),
-            typed: record.details.as_ref().is_some_and(|d| !matches!(d, crate::details::Details::Unrecognized)),
+            // A note cut by the paste was typed from part of itself: no High on it.
+            typed: record.details.as_ref().is_some_and(|d| !matches!(d, crate::details::Details::Unrecognized))
+                && !record.has_flag(crate::Flag::CutInPaste),
             claim: nominated_claim(record),
         }
     }

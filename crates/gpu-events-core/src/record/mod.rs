@@ -169,6 +169,10 @@ pub enum Flag {
     /// Kueue's ` ...` marker and is 1024 bytes long (give or take the few bytes a multi-byte
     /// character cut in half gains when it is re-encoded as U+FFFD).
     Truncated,
+    /// The pasted row ends at the column where the paste was cut (`cut -c1-140`, a pane's
+    /// edge): rows of different messages all end there, so this note is missing its end (and a
+    /// grammar may have read a cut word, `Insuf`, as a whole one).
+    CutInPaste,
 }
 
 impl EventRecord {

@@ -47,7 +47,33 @@ struct Pending<'a> {
     row: Row<'a>,
     message: String,
     object: Described,
+    /// The width, in characters, of the last line the row took.
+    last_width: usize,
+    /// The column the paste was cut at, if it was (see [`cut_width`]).
+    cut: Option<usize>,
 }
+
+/// The column a paste was cut at (`cut -c1-140`, a pane's edge): the widest lines, when at
+/// least [`CUT_MIN_WIDTH`] characters, include rows of two or more different messages. Rows
+/// that end there and are not continued are cut (identical rows are as wide as each other
+/// without being cut, so they do not count).
+fn cut_width(input: &str) -> Option<usize> {
+    let widest = input.lines().map(|l| l.chars().count()).max()?;
+    if widest < CUT_MIN_WIDTH {
+        return None;
+    }
+    let mut messages: Vec<&str> = input
+        .lines()
+        .filter(|l| l.chars().count() == widest)
+        .filter_map(|l| Row::parse(l, None).map(|row| row.message))
+        .collect();
+    messages.sort_unstable();
+    messages.dedup();
+    (messages.len() >= 2).then_some(widest)
+}
+
+/// Narrower pastes are too common to tell a cut from rows that happen to end together.
+const CUT_MIN_WIDTH: usize = 80;
 
 /// What a text line was to the readers (every line is one of these; see [`account`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +102,7 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
     let mut listed: Vec<pods::ListedPod> = Vec::new();
     let mut uses = Vec::new();
     let mut previous = "";
+    let cut = cut_width(input);
     for (index, line) in input.lines().enumerate() {
         let number = index + 1;
         let use_ = read_line(
@@ -91,6 +118,7 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
                 in_events: &mut in_events,
                 pods_table: &mut pods_table,
                 listed: &mut listed,
+                cut,
             },
         );
         uses.push(use_);
@@ -118,6 +146,7 @@ struct State<'s, 'a> {
     in_events: &'s mut bool,
     pods_table: &'s mut Option<bool>,
     listed: &'s mut Vec<pods::ListedPod>,
+    cut: Option<usize>,
 }
 
 /// The narrowest terminal a wrapped row comes from (80 columns, less a margin for trailing
@@ -195,7 +224,13 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
     if let Some(row) = Row::parse(line, st.header.as_ref()) {
         flush(st.pending, now, st.out);
         *st.in_events = true;
-        *st.pending = Some(Pending { message: row.message.to_owned(), row, object: st.described.clone() });
+        *st.pending = Some(Pending {
+            message: row.message.to_owned(),
+            row,
+            object: st.described.clone(),
+            last_width: line.chars().count(),
+            cut: st.cut,
+        });
         return Use::Read;
     }
     match st.pending {
@@ -208,6 +243,7 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
         {
             p.message.push(' ');
             p.message.push_str(line.trim());
+            p.last_width = line.chars().count();
             Use::Read
         }
         _ => {
@@ -215,7 +251,13 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
             // Prose before a row (`it fails with  Warning  FailedScheduling  77s ...`).
             if let Some(row) = row_after_prose(line) {
                 *st.in_events = true;
-                *st.pending = Some(Pending { message: row.message.to_owned(), row, object: st.described.clone() });
+                *st.pending = Some(Pending {
+                    message: row.message.to_owned(),
+                    row,
+                    object: st.described.clone(),
+                    last_width: line.chars().count(),
+                    cut: st.cut,
+                });
                 return Use::Read;
             }
             if let Some(record) = bare_message(line, st.described) {
@@ -381,7 +423,13 @@ fn name_from_scheduled(out: &mut [Result<EventRecord, DecodeError>]) {
 
 fn flush(pending: &mut Option<Pending<'_>>, now: DateTime<Utc>, out: &mut Vec<Result<EventRecord, DecodeError>>) {
     if let Some(p) = pending.take() {
-        out.push(Ok(row_record(p, now)));
+        let cut = p.cut == Some(p.last_width);
+        let mut record = row_record(p, now);
+        if cut {
+            record.flags.push(crate::Flag::CutInPaste);
+            record.flags.sort_unstable();
+        }
+        out.push(Ok(record));
     }
 }
 
