@@ -806,3 +806,19 @@ fn a_get_pods_status_is_the_pods_state() {
     assert_eq!(d.object.name.as_deref(), Some("dcgm-exporter-8k4s5"));
     assert_eq!((d.phase, d.cause), (Phase::CrashLoopBackOff, Cause::CrashLoop));
 }
+
+#[test]
+fn hami_codes_gang_summaries_and_queue_quotas_name_their_cause() {
+    // corpus 131 (HAMi issue): the sharing mode asked for is one the NPU cannot serve.
+    let text = "Warning  FilteringFailed   96s (x13 over 98s)  hami-scheduler  1 nodes ModeNotFit(node-a)\n";
+    assert_eq!(single(text).1, Cause::InvalidGpuRequest);
+    // corpus 129 (HAMi issue, 2023 spelling): nodes without HAMi-registered GPUs.
+    let text = "  Warning  FailedScheduling  39s    4pd-scheduler  0/3 nodes are available: 2 node unregisterd. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..\n";
+    assert_eq!(single(text).1, Cause::InsufficientGpu);
+    // corpus 102 (Volcano issue, 2019 wording): a gang waiting for its members.
+    let text = "  Warning  FailedScheduling  66s   volcano  10/30 tasks in gang unschedulable: job is not ready, 10 minAvailable, 30 Pending.\n";
+    assert_eq!(single(text), (Phase::Pending, Cause::GangWaiting, Confidence::Medium));
+    // corpus 119 (Volcano issue): the queue's quota refuses the PodGroup.
+    let text = "  Normal   Unschedulable  15s (x13 over 28s)  volcano  queue resource quota insufficient\n";
+    assert_eq!(single(text).1, Cause::GpuQuotaExceeded);
+}

@@ -9,6 +9,37 @@ pub(super) fn is_gpu_resource(resource: &str) -> bool {
     crate::accelerators::is_accelerator(resource)
 }
 
+/// HAMi's per-node and per-card filter codes (`hami-scheduler`'s extender reasons, fed into the
+/// FitError histogram or its own `FilteringFailed` note: `1 nodes ModeNotFit(node-a)`), and what
+/// each means for the Pod; matched case-insensitively as a substring (the 2023 releases spell
+/// `node unregisterd`). Source: Project-HAMi/HAMi `pkg/scheduler/policy` and
+/// `pkg/device/*/device.go` reason constants (v2.4-v2.6).
+const HAMI_CODES: &[(&str, Cause)] = &[
+    // The node has no device HAMi registered: no GPU there, from the scheduler's view.
+    ("node unregister", Cause::InsufficientGpu),
+    ("nodeunfitpod", Cause::InsufficientGpu),
+    ("cardinsufficientmemory", Cause::InsufficientGpu),
+    ("cardinsufficientcore", Cause::InsufficientGpu),
+    ("nodeinsufficientdevice", Cause::InsufficientGpu),
+    ("cardtimeslicingexhausted", Cause::InsufficientGpu),
+    ("allocatedcardsinsufficientrequest", Cause::InsufficientGpu),
+    ("exclusivedeviceallocateconflict", Cause::InsufficientGpu),
+    // A quota of HAMi's own (per namespace), not the nodes' capacity.
+    ("resourcequotanotfit", Cause::GpuQuotaExceeded),
+    // The request asks for what no card offers: a type, a UUID, a sharing mode, a NUMA fit.
+    ("cardtypemismatch", Cause::InvalidGpuRequest),
+    ("carduuidmismatch", Cause::InvalidGpuRequest),
+    ("modenotfit", Cause::InvalidGpuRequest),
+    ("numanotfit", Cause::InvalidGpuRequest),
+    ("cardnothealth", Cause::DeviceFault),
+];
+
+/// The cause a HAMi filter code in `text` names, if one does.
+pub(super) fn hami_code(text: &str) -> Option<Cause> {
+    let lower = text.to_ascii_lowercase();
+    HAMI_CODES.iter().find(|(code, _)| lower.contains(code)).map(|(_, cause)| *cause)
+}
+
 /// Node counts per class of reason.
 #[derive(Default)]
 struct Tally {
@@ -24,6 +55,10 @@ struct Tally {
     dra_unsatisfiable: u32,
     /// MIG: short of a `nvidia.com/mig-<profile>` resource.
     mig_short: u32,
+    /// A request no card offers (HAMi's `ModeNotFit`, `CardTypeMismatch`).
+    invalid: u32,
+    /// Cards reported unhealthy (HAMi's `CardNotHealth`).
+    faulty: u32,
 }
 
 /// Taints that mark a node's state or role, not a dedication to some workloads.
@@ -79,23 +114,29 @@ pub(super) fn cause(fit: &FitError) -> Option<Cause> {
             }
             // Extender and vendor tokens: quotas (`ExceedsGPUQuota`) and GPU shortages (HAMi's
             // `NodeUnfitPod`, `CardInsufficientMemory`, `NodeInsufficientDevice`).
-            NodeReason::Other { text } => {
-                let lower = text.to_ascii_lowercase();
-                if lower.contains("quota") {
-                    tally.quota += count;
-                } else if ["gpu", "nodeunfitpod", "cardinsufficient", "insufficientdevice"]
-                    .iter()
-                    .any(|m| lower.contains(m))
-                {
-                    tally.gpu_short = tally.gpu_short.max(count);
-                }
-            }
+            NodeReason::Other { text } => match hami_code(text) {
+                Some(Cause::GpuQuotaExceeded) => tally.quota += count,
+                Some(Cause::InvalidGpuRequest) => tally.invalid = tally.invalid.max(count),
+                Some(Cause::DeviceFault) => tally.faulty = tally.faulty.max(count),
+                Some(_) => tally.gpu_short = tally.gpu_short.max(count),
+                // Extender tokens: quotas (`ExceedsGPUQuota`) and GPU shortages.
+                None if text.to_ascii_lowercase().contains("quota") => tally.quota += count,
+                None if text.to_ascii_lowercase().contains("gpu") => tally.gpu_short = tally.gpu_short.max(count),
+                None => {}
+            },
             _ => {}
         }
     }
     let t = tally;
     if t.quota > 0 {
         return Some(Cause::GpuQuotaExceeded);
+    }
+    // Cards no request could use: the request is wrong (or the cards are sick), not the count.
+    if t.invalid > 0 && t.invalid >= t.gpu_short {
+        return Some(Cause::InvalidGpuRequest);
+    }
+    if t.faulty > 0 && t.faulty >= t.gpu_short {
+        return Some(Cause::DeviceFault);
     }
     if t.dra_unsatisfiable > 0 && t.dra_unsatisfiable >= t.gpu_short {
         return Some(Cause::DraClaimUnsatisfiable);

@@ -44,6 +44,11 @@
 //! 8. A `kubectl get pods` STATUS that names a problem (`CrashLoopBackOff`,
 //!    `UnexpectedAdmissionError`) is the Pod's status now (a `fromStatus` record), so a paste of
 //!    only a pods table and logs is still diagnosed.
+//! 9. HAMi's filter codes name their cause (one table, `fit.rs`): `node unregistered` and the
+//!    card shortages are `insufficient-gpu`, `ResourceQuotaNotFit` a quota, `ModeNotFit` and the
+//!    type/UUID/NUMA mismatches `invalid-gpu-request`, `CardNotHealth` a device fault.
+//! 10. A Volcano gang summary with no per-node reason (`10/30 tasks in gang unschedulable: job
+//!    is not ready`) is `gang-waiting`; `queue resource quota insufficient` is a quota.
 //!
 //! # FitErrors: which per-node reason is the cause
 //!

@@ -75,6 +75,18 @@ pub(super) fn read(record: &EventRecord) -> Signal {
                 Some(Details::Scheduling(SchedulingDetails::KaiUnschedulable(_))) => {
                     cause(Phase::Pending, Cause::InsufficientGpu, Medium)
                 }
+                // HAMi's own notes (`1 nodes ModeNotFit(node-a)`) name its filter codes.
+                _ if reason_is_hami(reason) && super::fit::hami_code(note).is_some() => {
+                    cause(Phase::Pending, super::fit::hami_code(note).unwrap_or(Cause::Unknown), Medium)
+                }
+                // Volcano's enqueue check: the Queue's capability (its quota) cannot take the
+                // PodGroup's minResources (`pkg/scheduler/plugins/proportion`, `capacity`).
+                _ if note.starts_with("queue resource quota insufficient") => {
+                    cause(Phase::Pending, Cause::GpuQuotaExceeded, Medium)
+                }
+                // A Volcano gang that waits for its members, with no per-node reason:
+                // `10/16 tasks in gang unschedulable: pod group is not ready, 10 minAvailable`.
+                _ if is_gang_summary_only(note) => cause(Phase::Pending, Cause::GangWaiting, Medium),
                 _ => cause(Phase::Pending, Cause::Unknown, Medium),
             }
         }
@@ -136,6 +148,21 @@ pub(super) fn read(record: &EventRecord) -> Signal {
             _ => none,
         },
     }
+}
+
+/// Whether the reason is HAMi's.
+fn reason_is_hami(reason: Reason) -> bool {
+    matches!(reason, Reason::Hami(_))
+}
+
+/// Whether a scheduling note is only a Volcano gang summary (`M/N tasks in gang unschedulable:
+/// pod group is not ready` or 2019's `job is not ready`, with counts), without the per-task
+/// node reasons that would name a shortage (`Pending: 1 Unschedulable` followed by a FitError).
+fn is_gang_summary_only(note: &str) -> bool {
+    let Some((_, rest)) = note.split_once("tasks in gang unschedulable: ") else { return false };
+    (rest.starts_with("pod group is not ready") || rest.starts_with("job is not ready"))
+        && !rest.contains("nodes are")
+        && !rest.contains("Insufficient")
 }
 
 /// Whether a kubelet `Failed` note is a container config error naming a missing ConfigMap or
