@@ -202,41 +202,46 @@ pub trait Publishable: IntoEvent {
     type Regarding: kube::Resource<DynamicType = ()>;
 }
 
-/// Implements [`IntoEvent`] and [`Publishable`] for TensorFusion details structs, grouped by the
-/// kind of object their reason is about (the catalogue's `objects`, checked by a test).
+/// The Rust type of each kind of object the core crate's TensorFusion list names.
+macro_rules! regarding_type {
+    (Pod) => {
+        k8s_openapi::api::core::v1::Pod
+    };
+    (Job) => {
+        k8s_openapi::api::batch::v1::Job
+    };
+    (GpuPool) => {
+        crate::GpuPool
+    };
+    (GpuNode) => {
+        crate::GpuNode
+    };
+    (TensorFusionWorkload) => {
+        crate::TensorFusionWorkload
+    };
+    (TensorFusionConnection) => {
+        crate::TensorFusionConnection
+    };
+}
+
+/// Implements [`IntoEvent`] and [`Publishable`] for each TensorFusion details struct, with the object kind
+/// the core crate's one list declares for it (the catalogue's `objects`, checked by a test).
 macro_rules! tensorfusion_publishable {
-    ($($Regarding:ty => [$($Details:ident),+ $(,)?];)+) => {
-        $($(
+    ($($Details:ident => $Regarding:ident;)+) => {
+        $(
             impl IntoEvent for gpu_events_core::details::tensorfusion::$Details {
                 fn into_event(self) -> Result<EventSpec, InvalidEvent> {
                     TensorFusionDetails::from(self).into_event()
                 }
             }
             impl Publishable for gpu_events_core::details::tensorfusion::$Details {
-                type Regarding = $Regarding;
+                type Regarding = regarding_type!($Regarding);
             }
-        )+)+
+        )+
     };
 }
 
-tensorfusion_publishable! {
-    k8s_openapi::api::core::v1::Pod => [
-        PreScheduleDone, ScheduleWithNativeGpu, GpuDeviceAllocated, GpuDeviceAllocatedFailed,
-        PodIndexAllocationPending, CommitFailed, ContainerGpuAllocationFailed, GpuQuotaOrCapacityNotEnough,
-        PartitionTemplateMatchFailed, GpuInterconnectTopologyUnsatisfied, GangWaitingInGroup, GangMembersWaiting,
-        GangMembersReady, PodGroupScheduled, GangTimeout, PodGroupTimedOut, GangStrictRejected, NodeExpansionCheck,
-        NodeExpansionCompleted, NodeExpansionFailed, NodeExpansionCandidateFailed,
-    ];
-    crate::GpuPool => [
-        NodeCreated, Compaction, MaxResourceConstraintReached, DefragStarted, DefragFinished, DefragPodEvicted,
-        DefragSkipMissingPdb, DefragSkipPdbBlocked, DefragSkipUnschedulable, DefragPodEvictFailed,
-        DefragNodeEvictSkip, DefragAbortNode, DefragConfigInvalid,
-    ];
-    crate::GpuNode => [HypervisorCrashLoopRecreate];
-    k8s_openapi::api::batch::v1::Job => [DriverProbeFailed];
-    crate::TensorFusionWorkload => [ResourceScaled];
-    crate::TensorFusionConnection => [WorkerSelected, WorkerSelectionFailed, ConnectionReady];
-}
+gpu_events_core::for_each_tensorfusion_note!(tensorfusion_publishable);
 
 /// The TensorFusion reasons whose note carries no data, as values that know their object's type.
 pub mod fixed {

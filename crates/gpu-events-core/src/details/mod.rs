@@ -16,6 +16,9 @@
 //! fields; a note that does not match its reason's grammar is `{"kind": "unrecognized"}` and the
 //! record is flagged `unrecognizedNote`; its text stays in `note`.
 
+#[macro_use]
+mod family;
+
 pub mod ecosystem;
 pub mod node;
 mod quantity;
@@ -196,5 +199,32 @@ impl schemars::JsonSchema for Details {
             "description": "Typed fields of the note; `kind` names the grammar, other fields are camelCase.",
             "anyOf": families
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// In every family, each `kind` is its variant's name in camelCase and its serde tag.
+    #[test]
+    fn each_kind_is_its_variant_in_camel_case_and_its_json_tag() {
+        for (variants, kinds) in [
+            (TensorFusionDetails::VARIANTS, TensorFusionDetails::KINDS),
+            (SchedulingDetails::VARIANTS, SchedulingDetails::KINDS),
+            (NodeDetails::VARIANTS, NodeDetails::KINDS),
+            (EcosystemDetails::VARIANTS, EcosystemDetails::KINDS),
+        ] {
+            assert_eq!(variants.len(), kinds.len());
+            for (variant, kind) in variants.iter().zip(kinds) {
+                let camel = variant[..1].to_lowercase() + &variant[1..];
+                assert_eq!(&camel, kind);
+            }
+        }
+        let details = Details::from(tensorfusion::GangMembersWaiting::new(2, 4));
+        assert_eq!(serde_json::to_value(&details).unwrap()["kind"], details.kind());
+        let unit = Details::Scheduling(SchedulingDetails::NoNodesAvailable);
+        assert_eq!(serde_json::to_value(&unit).unwrap()["kind"], SchedulingDetails::NO_NODES_AVAILABLE);
+        assert_eq!(unit.kind(), SchedulingDetails::NO_NODES_AVAILABLE);
     }
 }

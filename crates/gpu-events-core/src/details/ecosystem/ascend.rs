@@ -5,9 +5,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::EcosystemDetails;
 use crate::details::template::captures;
-use crate::details::{Details, Grammar, Note};
 
 /// An NPU fault reported by the Ascend device plugin, reasons `Occur`, `Recovery` and `Notice`:
 /// `device fault, nodeName:%s, assertion:%s, cardID:%d, deviceID:%d, faultCodes:%s,
@@ -52,11 +50,6 @@ impl NpuDeviceFault {
         })
     }
 }
-
-/// Grammar of the Ascend device plugin `Occur`, `Recovery` and `Notice`.
-pub(crate) static NPU_DEVICE_FAULT: Grammar = Grammar::new(&["npuDeviceFault"], |note: &Note<'_>| {
-    NpuDeviceFault::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::NpuDeviceFault(d)))
-});
 
 #[cfg(test)]
 mod tests {

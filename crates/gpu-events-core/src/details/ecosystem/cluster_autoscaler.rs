@@ -5,10 +5,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::EcosystemDetails;
 use super::text::{closing_bracket, split_top_level_where};
 use crate::details::template::captures;
-use crate::details::{Details, Grammar, Note};
 
 /// cluster-autoscaler grows node groups for the pending Pod: `pod triggered scale-up: %v`, a Go
 /// slice of `ScaleUpInfo` printed `[{%s %d->%d (max: %d)} ...]` (group id, current size, new size,
@@ -79,11 +77,6 @@ impl TriggeredScaleUp {
         (!groups.is_empty()).then_some(TriggeredScaleUp { groups })
     }
 }
-
-/// Grammar of cluster-autoscaler `TriggeredScaleUp`.
-pub(crate) static TRIGGERED_SCALE_UP: Grammar = Grammar::new(&["triggeredScaleUp"], |note: &Note<'_>| {
-    TriggeredScaleUp::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::TriggeredScaleUp(d)))
-});
 
 /// No node group could be grown for the Pod (kubernetes/autoscaler cluster-autoscaler/processors/
 /// status/eventing_scale_up_processor.go `ReasonsMessage`, core/scaleup/orchestrator/
@@ -156,11 +149,6 @@ impl NotTriggerScaleUp {
     }
 }
 
-/// Grammar of cluster-autoscaler `NotTriggerScaleUp`.
-pub(crate) static NOT_TRIGGER_SCALE_UP: Grammar = Grammar::new(&["notTriggerScaleUp"], |note: &Note<'_>| {
-    NotTriggerScaleUp::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::NotTriggerScaleUp(d)))
-});
-
 /// A scale-down step or failure on a Node or Pod (`ScaleDown`, `ScaleDownFailed`;
 /// kubernetes/autoscaler cluster-autoscaler/core/scaledown/actuation/actuator.go, drain.go,
 /// 16c271a3, and the older core/scale_down.go).
@@ -222,11 +210,6 @@ impl ScaleDown {
         })
     }
 }
-
-/// Grammar of cluster-autoscaler `ScaleDown` and `ScaleDownFailed`.
-pub(crate) static SCALE_DOWN: Grammar = Grammar::new(&["scaleDown"], |note: &Note<'_>| {
-    ScaleDown::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::ScaleDown(d)))
-});
 
 #[cfg(test)]
 mod tests {

@@ -4,9 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::EcosystemDetails;
 use crate::details::template::captures;
-use crate::details::{Details, Grammar, Note};
 
 /// A step of the driver-upgrade state machine on a node, reason `GPUDriverUpgrade` (or
 /// `<DRIVER>DriverUpgrade`) (NVIDIA/k8s-operator-libs pkg/upgrade/upgrade_state.go,
@@ -198,11 +196,6 @@ impl DriverUpgrade {
         None
     }
 }
-
-/// Grammar of GPU Operator `GPUDriverUpgrade` and the `<DRIVER>DriverUpgrade` family.
-pub(crate) static DRIVER_UPGRADE: Grammar = Grammar::new(&["driverUpgrade"], |note: &Note<'_>| {
-    DriverUpgrade::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::DriverUpgrade(d)))
-});
 
 #[cfg(test)]
 mod tests {

@@ -8,13 +8,12 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::EcosystemDetails;
 use super::text::{
     closing_bracket, key_values, pretty_slice, quantity_map, quoted_prefix, split_top_level, split_top_level_where,
     structured_suffix, unquote_or_keep,
 };
+use crate::details::Quantity;
 use crate::details::template::captures;
-use crate::details::{Details, Grammar, Note, Quantity};
 
 /// Karpenter nominated a (future) node for the Pod (kubernetes-sigs/karpenter
 /// pkg/controllers/provisioning/scheduling/events.go, v1.14.0).
@@ -63,11 +62,6 @@ impl Nominated {
         Some(out)
     }
 }
-
-/// Grammar of Karpenter `Nominated`.
-pub(crate) static NOMINATED: Grammar = Grammar::new(&["nominated"], |note: &Note<'_>| {
-    Nominated::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::Nominated(d)))
-});
 
 /// Karpenter could not fit a pending Pod on any NodePool: `Failed to schedule pod, %s`, the error
 /// being one clause per NodePool (or per cause) joined by `; ` (go.uber.org/multierr).
@@ -350,13 +344,6 @@ fn split_values(error: &str) -> (&str, Option<&str>) {
     }
 }
 
-/// Grammar of Karpenter `FailedScheduling`.
-pub(crate) static KARPENTER_FAILED_SCHEDULING: Grammar =
-    Grammar::new(&["karpenterFailedScheduling"], |note: &Note<'_>| {
-        KarpenterFailedScheduling::parse(note.text)
-            .map(|d| Details::Ecosystem(EcosystemDetails::KarpenterFailedScheduling(d)))
-    });
-
 /// Karpenter may not disrupt this node, NodeClaim or NodePool now (kubernetes-sigs/karpenter
 /// pkg/controllers/disruption/events/events.go, pkg/controllers/state/statenode.go,
 /// pkg/utils/pod/scheduling.go; v1.14.0).
@@ -517,11 +504,6 @@ impl DisruptionBlocked {
     }
 }
 
-/// Grammar of Karpenter `DisruptionBlocked`.
-pub(crate) static DISRUPTION_BLOCKED: Grammar = Grammar::new(&["disruptionBlocked"], |note: &Note<'_>| {
-    DisruptionBlocked::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::DisruptionBlocked(d)))
-});
-
 /// A NodeClaim lifecycle error: `NodeClaim %s event: %s` (kubernetes-sigs/karpenter
 /// pkg/controllers/nodeclaim/lifecycle/events.go, v1.14.0), recorded as
 /// `InsufficientCapacityError` (the cloud provider had no capacity for the chosen offerings) and
@@ -545,11 +527,6 @@ impl NodeClaimEvent {
             .then(|| NodeClaimEvent { node_claim: claim.to_owned(), message: message.to_owned() })
     }
 }
-
-/// Grammar of Karpenter `InsufficientCapacityError` and `NodeClassNotReady`.
-pub(crate) static NODE_CLAIM_EVENT: Grammar = Grammar::new(&["nodeClaimEvent"], |note: &Note<'_>| {
-    NodeClaimEvent::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::NodeClaimEvent(d)))
-});
 
 /// A disruption step: `Launching NodeClaim: %s` (`DisruptionLaunching`), `Disrupting Node: %s` /
 /// `Disrupting NodeClaim: %s` (`DisruptionTerminating`) (kubernetes-sigs/karpenter
@@ -597,11 +574,6 @@ impl KarpenterDisruption {
     }
 }
 
-/// Grammar of Karpenter `DisruptionLaunching` and `DisruptionTerminating`.
-pub(crate) static KARPENTER_DISRUPTION: Grammar = Grammar::new(&["karpenterDisruption"], |note: &Note<'_>| {
-    KarpenterDisruption::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::KarpenterDisruption(d)))
-});
-
 /// Karpenter evicted the Pod while draining a node: `Evicted pod: %s` (kubernetes-sigs/karpenter
 /// pkg/controllers/node/termination/terminator/events/events.go, v1.14.0).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -619,11 +591,6 @@ impl KarpenterEvicted {
         (!reason.is_empty()).then(|| KarpenterEvicted { reason: reason.to_owned() })
     }
 }
-
-/// Grammar of Karpenter `Evicted`.
-pub(crate) static KARPENTER_EVICTED: Grammar = Grammar::new(&["karpenterEvicted"], |note: &Note<'_>| {
-    KarpenterEvicted::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::KarpenterEvicted(d)))
-});
 
 /// Karpenter could not drain a node it terminates: `Failed to drain node, %s`, older
 /// `Failed to drain node, %d pods are waiting to be evicted` (kubernetes-sigs/karpenter
@@ -654,11 +621,6 @@ impl KarpenterFailedDraining {
     }
 }
 
-/// Grammar of Karpenter `FailedDraining`.
-pub(crate) static KARPENTER_FAILED_DRAINING: Grammar = Grammar::new(&["karpenterFailedDraining"], |note: &Note<'_>| {
-    KarpenterFailedDraining::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::KarpenterFailedDraining(d)))
-});
-
 /// A drained node waits for its VolumeAttachments: `Awaiting deletion of bound volumeattachments
 /// (%s)`, the names printed by `pretty.Slice` (at most five, then ` and N other(s)`)
 /// (kubernetes-sigs/karpenter pkg/controllers/node/termination/terminator/events/events.go,
@@ -682,16 +644,11 @@ impl AwaitingVolumeDetachment {
     }
 }
 
-/// Grammar of Karpenter `AwaitingVolumeDetachment`.
-pub(crate) static AWAITING_VOLUME_DETACHMENT: Grammar =
-    Grammar::new(&["awaitingVolumeDetachment"], |note: &Note<'_>| {
-        AwaitingVolumeDetachment::parse(note.text)
-            .map(|d| Details::Ecosystem(EcosystemDetails::AwaitingVolumeDetachment(d)))
-    });
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::details::Note;
+    use crate::details::ecosystem::{KARPENTER_EVICTED, KARPENTER_FAILED_SCHEDULING};
 
     const CASE_013: &str = r#"Failed to schedule pod, incompatible with nodepool "spot-pool", daemonset overhead={"cpu":"1566m","memory":"930Mi","pods":"11"}, no instance type has enough resources, requirements=eks.amazonaws.com/instance-category In [c m t], eks.amazonaws.com/nodeclass In [spot-default], karpenter.sh/capacity-type In [spot], karpenter.sh/nodepool In [spot-pool], kubernetes.io/arch In [amd64], resources={"cpu":"1566m","memory":"930Mi","nvidia.com/gpu":"1","pods":"12"}; all available instance types exceed limits for nodepool (NodePool=gpu-nodepool)"#;
 

@@ -7,12 +7,11 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::EcosystemDetails;
 use super::text::{
     closing_bracket, go_duration_seconds, quoted_prefix, split_top_level, split_top_level_where, strip_truncation,
 };
+use crate::details::Quantity;
 use crate::details::template::captures;
-use crate::details::{Details, Grammar, Note, Quantity};
 
 /// Why Kueue could not reserve quota for a Workload: the inadmissible message recorded as
 /// `Pending` (and, with the UnadmittedWorkloadsObservability gate, as `WaitingForQuota`,
@@ -421,11 +420,6 @@ impl KueueInadmissible {
     }
 }
 
-/// Grammar of Kueue `Pending`, its granular reasons and `SecondPassFailed`.
-pub(crate) static KUEUE_INADMISSIBLE: Grammar = Grammar::new(&["kueueInadmissible"], |note: &Note<'_>| {
-    KueueInadmissible::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::KueueInadmissible(d)))
-});
-
 /// Kueue reserved quota for the Workload (kubernetes-sigs/kueue pkg/scheduler/scheduler.go,
 /// ff69552e): `Quota reserved in ClusterQueue %s, wait time since queued was %.0fs`, optionally
 /// followed by `; Flavors considered: %s` (flavorassigner `FormatFlavorAssignmentAttemptsForEvents`:
@@ -536,11 +530,6 @@ impl QuotaReserved {
     }
 }
 
-/// Grammar of Kueue `QuotaReserved`.
-pub(crate) static QUOTA_RESERVED: Grammar = Grammar::new(&["quotaReserved"], |note: &Note<'_>| {
-    QuotaReserved::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::QuotaReserved(d)))
-});
-
 /// The Workload is admitted: `Admitted by ClusterQueue %s, wait time since reservation was %.0fs`
 /// (kubernetes-sigs/kueue pkg/scheduler/scheduler.go, pkg/controller/core/workload_controller.go;
 /// HEAD ff69552e prints a literal `0s`).
@@ -561,11 +550,6 @@ impl KueueAdmitted {
         Some(KueueAdmitted { cluster_queue: queue.to_owned(), wait_seconds: whole_seconds(wait)? })
     }
 }
-
-/// Grammar of Kueue `Admitted`.
-pub(crate) static KUEUE_ADMITTED: Grammar = Grammar::new(&["kueueAdmitted"], |note: &Note<'_>| {
-    KueueAdmitted::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::KueueAdmitted(d)))
-});
 
 /// An effective priority with its parts: `%d (base: %d, boost: %d)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -669,11 +653,6 @@ impl KueuePreempted {
     }
 }
 
-/// Grammar of Kueue `Preempted`.
-pub(crate) static KUEUE_PREEMPTED: Grammar = Grammar::new(&["kueuePreempted"], |note: &Note<'_>| {
-    KueuePreempted::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::KueuePreempted(d)))
-});
-
 /// Recorded on the preempting Workload: `Preempted workload %s (UID: %s) in ClusterQueue %s;
 /// preemptor effective priority: %d (base: %d, boost: %d); preemptee effective priority: %d
 /// (base: %d, boost: %d)` (kubernetes-sigs/kueue pkg/scheduler/preemption/preemption.go, ff69552e).
@@ -718,11 +697,6 @@ impl KueuePreemptedWorkload {
         Some(out)
     }
 }
-
-/// Grammar of Kueue `PreemptedWorkload`.
-pub(crate) static KUEUE_PREEMPTED_WORKLOAD: Grammar = Grammar::new(&["kueuePreemptedWorkload"], |note: &Note<'_>| {
-    KueuePreemptedWorkload::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::KueuePreemptedWorkload(d)))
-});
 
 /// Kueue evicted the admitted Workload: the eviction message of the `EvictedDueTo<reason>` family
 /// (kubernetes-sigs/kueue pkg/controller/core/workload_controller.go, pkg/workload/evict,
@@ -828,11 +802,6 @@ impl KueueEvicted {
     }
 }
 
-/// Grammar of the Kueue `EvictedDueTo<reason>` family.
-pub(crate) static KUEUE_EVICTED: Grammar = Grammar::new(&["kueueEvicted"], |note: &Note<'_>| {
-    KueueEvicted::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::KueueEvicted(d)))
-});
-
 /// The job reconciler created the job's Workload: `Created Workload: %v` (kubernetes-sigs/kueue
 /// pkg/controller/jobframework/reconciler.go, ff69552e).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -850,11 +819,6 @@ impl CreatedWorkload {
         (!workload.is_empty()).then(|| CreatedWorkload { workload: workload.to_owned() })
     }
 }
-
-/// Grammar of Kueue `CreatedWorkload`.
-pub(crate) static CREATED_WORKLOAD: Grammar = Grammar::new(&["createdWorkload"], |note: &Note<'_>| {
-    CreatedWorkload::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::CreatedWorkload(d)))
-});
 
 /// The job was unsuspended after admission: `Admitted by clusterQueue %v` (kubernetes-sigs/kueue
 /// pkg/controller/jobframework/reconciler.go, ff69552e).
@@ -874,11 +838,6 @@ impl KueueStarted {
     }
 }
 
-/// Grammar of Kueue `Started`.
-pub(crate) static KUEUE_STARTED: Grammar = Grammar::new(&["kueueStarted"], |note: &Note<'_>| {
-    KueueStarted::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::KueueStarted(d)))
-});
-
 /// The job finished and its Workload was marked finished: `Workload '%s' is declared finished`
 /// (kubernetes-sigs/kueue pkg/controller/jobframework/reconciler.go, ff69552e).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -896,11 +855,6 @@ impl FinishedWorkload {
         (!workload.is_empty()).then(|| FinishedWorkload { workload: workload.to_owned() })
     }
 }
-
-/// Grammar of Kueue `FinishedWorkload`.
-pub(crate) static FINISHED_WORKLOAD: Grammar = Grammar::new(&["finishedWorkload"], |note: &Note<'_>| {
-    FinishedWorkload::parse(note.text).map(|d| Details::Ecosystem(EcosystemDetails::FinishedWorkload(d)))
-});
 
 #[cfg(test)]
 mod tests {

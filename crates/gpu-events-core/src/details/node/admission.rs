@@ -9,9 +9,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{GrpcStatus, NodeDetails, NvmlError, after, strip_pod_status_prefix};
+use super::{GrpcStatus, NvmlError, after, strip_pod_status_prefix};
 use crate::details::template::captures;
-use crate::details::{Details, Grammar, Note};
 
 /// Which kubelet wrapper carried the device-allocation error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -188,11 +187,6 @@ fn devices_unavailable(text: &str) -> Option<(&str, u64, u64)> {
     Some((resource, requested.trim().parse().ok()?, available.trim().parse().ok()?))
 }
 
-/// Grammar of kubelet `UnexpectedAdmissionError`.
-pub(crate) static UNEXPECTED_ADMISSION: Grammar = Grammar::new(&["unexpectedAdmission"], |note: &Note<'_>| {
-    UnexpectedAdmission::parse(note.text).map(|d| Details::Node(NodeDetails::UnexpectedAdmission(d)))
-});
-
 /// The node lacks a resource the Pod requests (`OutOf<resource>`, pkg/kubelet/lifecycle/predicate.go;
 /// the same text in the old DaemonSet `FailedPlacement`):
 /// `Node didn't have enough resource: %s, requested: %d, used: %d, capacity: %d`.
@@ -231,11 +225,6 @@ impl OutOfResource {
         })
     }
 }
-
-/// Grammar of kubelet `OutOf<resource>`.
-pub(crate) static OUT_OF_RESOURCE: Grammar = Grammar::new(&["outOfResource"], |note: &Note<'_>| {
-    OutOfResource::parse(note.text).map(|d| Details::Node(NodeDetails::OutOfResource(d)))
-});
 
 /// The static CPU manager with `full-pcpus-only` could not give the Pod whole physical cores
 /// (`SMTAlignmentError`, pkg/kubelet/cm/cpumanager/policy_static.go): `SMT Alignment Error:
@@ -282,11 +271,6 @@ impl SmtAlignment {
         })
     }
 }
-
-/// Grammar of kubelet `SMTAlignmentError`.
-pub(crate) static SMT_ALIGNMENT: Grammar = Grammar::new(&["smtAlignment"], |note: &Note<'_>| {
-    SmtAlignment::parse(note.text).map(|d| Details::Node(NodeDetails::SmtAlignment(d)))
-});
 
 #[cfg(test)]
 mod tests {

@@ -6,9 +6,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::NodeDetails;
 use crate::details::template::captures;
-use crate::details::{Details, Grammar, Note};
 
 /// A container name as printed in a note: one non-empty word.
 fn container_name(text: &str) -> Option<String> {
@@ -40,11 +38,6 @@ impl ContainerCreated {
     }
 }
 
-/// Grammar of kubelet `Created`.
-pub(crate) static CREATED: Grammar = Grammar::new(&["containerCreated"], |note: &Note<'_>| {
-    ContainerCreated::parse(note.text).map(|d| Details::Node(NodeDetails::ContainerCreated(d)))
-});
-
 /// The runtime started a container (`Started`): ≥1.35 `Container started`, 1.14–1.34 `Started
 /// container %s`, ≤1.13 `Started container`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -69,11 +62,6 @@ impl ContainerStarted {
         Some(ContainerStarted { container })
     }
 }
-
-/// Grammar of kubelet `Started`.
-pub(crate) static STARTED: Grammar = Grammar::new(&["containerStarted"], |note: &Note<'_>| {
-    ContainerStarted::parse(note.text).map(|d| Details::Node(NodeDetails::ContainerStarted(d)))
-});
 
 /// Why the kubelet is stopping a container.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -167,11 +155,6 @@ fn legacy_cause(message: &str) -> KillCause {
         KillCause::Other
     }
 }
-
-/// Grammar of kubelet `Killing`.
-pub(crate) static KILLING: Grammar = Grammar::new(&["containerKilling"], |note: &Note<'_>| {
-    ContainerKilling::parse(note.text).map(|d| Details::Node(NodeDetails::ContainerKilling(d)))
-});
 
 #[cfg(test)]
 mod tests {

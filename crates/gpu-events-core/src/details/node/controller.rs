@@ -57,11 +57,6 @@ impl ControllerCreated {
     }
 }
 
-/// Grammar of controller `SuccessfulCreate`.
-pub(crate) static SUCCESSFUL_CREATE: Grammar = Grammar::new(&["controllerCreated"], |note: &Note<'_>| {
-    ControllerCreated::parse(note.text).map(|d| Details::Node(NodeDetails::ControllerCreated(d)))
-});
-
 /// A workload controller deleted an object (`SuccessfulDelete`): `Deleted pod: %v`, `delete Pod
 /// %s in StatefulSet %s successful`, `Deleted job %v` (CronJob).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -92,11 +87,6 @@ impl ControllerDeleted {
         Some(deleted)
     }
 }
-
-/// Grammar of controller `SuccessfulDelete`.
-pub(crate) static SUCCESSFUL_DELETE: Grammar = Grammar::new(&["controllerDeleted"], |note: &Note<'_>| {
-    ControllerDeleted::parse(note.text).map(|d| Details::Node(NodeDetails::ControllerDeleted(d)))
-});
 
 /// One resource of an exceeded ResourceQuota.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -217,11 +207,6 @@ impl ControllerCreateFailed {
     }
 }
 
-/// Grammar of controller `FailedCreate`.
-pub(crate) static FAILED_CREATE: Grammar = Grammar::new(&["controllerCreateFailed"], |note: &Note<'_>| {
-    ControllerCreateFailed::parse(note.text).map(|d| Details::Node(NodeDetails::ControllerCreateFailed(d)))
-});
-
 /// Scale direction of a ReplicaSet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -270,11 +255,6 @@ impl ReplicaSetScaled {
         Some(ReplicaSetScaled { direction, replica_set: name(replica_set)?, from, to })
     }
 }
-
-/// Grammar of controller `ScalingReplicaSet`.
-pub(crate) static SCALING_REPLICA_SET: Grammar = Grammar::new(&["replicaSetScaled"], |note: &Note<'_>| {
-    ReplicaSetScaled::parse(note.text).map(|d| Details::Node(NodeDetails::ReplicaSetScaled(d)))
-});
 
 /// A failed Pod matched a `FailJob` (or other) rule of the Job's pod failure policy
 /// (`PodFailurePolicy`, pkg/controller/job/pod_failure_policy.go): `Container %s for pod %s/%s
@@ -325,11 +305,6 @@ impl PodFailurePolicyMatched {
     }
 }
 
-/// Grammar of Job controller `PodFailurePolicy`.
-pub(crate) static POD_FAILURE_POLICY: Grammar = Grammar::new(&["podFailurePolicyMatched"], |note: &Note<'_>| {
-    PodFailurePolicyMatched::parse(note.text).map(|d| Details::Node(NodeDetails::PodFailurePolicyMatched(d)))
-});
-
 /// The node controller marked this Pod not ready because its node is (`NodeNotReady` on a Pod,
 /// pkg/controller/util/node/controller_utils.go `MarkPodsNotReady`): the fixed note `Node is not
 /// ready`. It carries no fields; the node is the Pod's `spec.nodeName`.
@@ -359,19 +334,15 @@ impl NodeStatus {
     }
 }
 
-/// Grammar of the kubelet's node condition events (`Node %s status is now: %s`).
-pub(crate) static NODE_STATUS: Grammar = Grammar::new(&["nodeStatus"], |note: &Note<'_>| {
-    NodeStatus::parse(note.text).map(|d| Details::Node(NodeDetails::NodeStatus(d)))
-});
-
 /// Grammar of the node controller's `NodeNotReady`: on a Pod `Node is not ready`, on the Node
 /// `Node %s status is now: %s`.
-pub(crate) static NODE_NOT_READY: Grammar = Grammar::new(&["podNodeNotReady", "nodeStatus"], |note: &Note<'_>| {
-    if note.text.trim_end() == "Node is not ready" {
-        return Some(Details::Node(NodeDetails::PodNodeNotReady(PodNodeNotReady {})));
-    }
-    NodeStatus::parse(note.text).map(|d| Details::Node(NodeDetails::NodeStatus(d)))
-});
+pub(crate) static NODE_NOT_READY: Grammar =
+    Grammar::new(&[PodNodeNotReady::KIND, NodeStatus::KIND], |note: &Note<'_>| {
+        if note.text.trim_end() == "Node is not ready" {
+            return Some(Details::Node(NodeDetails::PodNodeNotReady(PodNodeNotReady {})));
+        }
+        NodeStatus::parse(note.text).map(|d| Details::Node(NodeDetails::NodeStatus(d)))
+    });
 
 /// A Pod marked for deletion because of a NoExecute taint, or the marking cancelled
 /// (`TaintManagerEviction`, pkg/controller/tainteviction/taint_eviction.go: `Marking for deletion
@@ -410,11 +381,6 @@ impl PodDeletionMarked {
     }
 }
 
-/// Grammar of `TaintManagerEviction` and `NodeControllerEviction`.
-pub(crate) static POD_DELETION: Grammar = Grammar::new(&["podDeletionMarked"], |note: &Note<'_>| {
-    PodDeletionMarked::parse(note.text).map(|d| Details::Node(NodeDetails::PodDeletionMarked(d)))
-});
-
 /// The node's boot ID changed (`Rebooted`, pkg/kubelet/nodestatus/setters.go):
 /// `Node %s has been rebooted, boot id: %s`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -434,11 +400,6 @@ impl NodeRebooted {
         Some(NodeRebooted { node: name(node)?, boot_id: name(boot_id.trim_end())? })
     }
 }
-
-/// Grammar of kubelet `Rebooted`.
-pub(crate) static REBOOTED: Grammar = Grammar::new(&["nodeRebooted"], |note: &Note<'_>| {
-    NodeRebooted::parse(note.text).map(|d| Details::Node(NodeDetails::NodeRebooted(d)))
-});
 
 /// The old DaemonSet controller could not place a daemon Pod on a node (`FailedPlacement`,
 /// pkg/controller/daemon/daemon_controller.go ≤1.9): `failed to place pod on %q: %s`, the reason
@@ -469,11 +430,6 @@ impl DaemonPlacementFailed {
         Some(DaemonPlacementFailed { node, insufficient: OutOfResource::parse(error), error: error.to_owned() })
     }
 }
-
-/// Grammar of DaemonSet controller `FailedPlacement`.
-pub(crate) static FAILED_PLACEMENT: Grammar = Grammar::new(&["daemonPlacementFailed"], |note: &Note<'_>| {
-    DaemonPlacementFailed::parse(note.text).map(|d| Details::Node(NodeDetails::DaemonPlacementFailed(d)))
-});
 
 #[cfg(test)]
 mod tests {

@@ -5,9 +5,9 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{NodeDetails, go_list, strip_pod_status_prefix, unquote_or_raw};
+use super::{go_list, strip_pod_status_prefix, unquote_or_raw};
+use crate::details::Quantity;
 use crate::details::template::captures;
-use crate::details::{Details, Grammar, Note, Quantity};
 
 /// A container named in an eviction note for using more than it requested.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -204,11 +204,6 @@ fn fragments(text: &str) -> impl Iterator<Item = &str> {
     .filter(|fragment| !fragment.is_empty())
 }
 
-/// Grammar of kubelet `Evicted`.
-pub(crate) static EVICTED: Grammar = Grammar::new(&["podEvicted"], |note: &Note<'_>| {
-    PodEvicted::parse(note.text).map(|d| Details::Node(NodeDetails::PodEvicted(d)))
-});
-
 /// A node-pressure eviction threshold was crossed (`EvictionThresholdMet`,
 /// pkg/kubelet/eviction/eviction_manager.go): `Attempting to reclaim %s`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -226,11 +221,6 @@ impl ResourceReclaim {
         (!resource.is_empty()).then(|| ResourceReclaim { resource: resource.to_owned() })
     }
 }
-
-/// Grammar of kubelet `EvictionThresholdMet`.
-pub(crate) static EVICTION_THRESHOLD_MET: Grammar = Grammar::new(&["resourceReclaim"], |note: &Note<'_>| {
-    ResourceReclaim::parse(note.text).map(|d| Details::Node(NodeDetails::ResourceReclaim(d)))
-});
 
 #[cfg(test)]
 mod tests {

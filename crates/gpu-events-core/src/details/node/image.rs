@@ -28,11 +28,6 @@ impl PullingImage {
     }
 }
 
-/// Grammar of kubelet `Pulling`.
-pub(crate) static PULLING: Grammar = Grammar::new(&["pullingImage"], |note: &Note<'_>| {
-    PullingImage::parse(note.text).map(|d| Details::Node(NodeDetails::PullingImage(d)))
-});
-
 /// The image is ready for the container: pulled now, or already on the node
 /// (pkg/kubelet/images/image_manager.go).
 ///
@@ -106,11 +101,6 @@ impl PulledImage {
     }
 }
 
-/// Grammar of kubelet `Pulled`.
-pub(crate) static PULLED: Grammar = Grammar::new(&["pulledImage"], |note: &Note<'_>| {
-    PulledImage::parse(note.text).map(|d| Details::Node(NodeDetails::PulledImage(d)))
-});
-
 /// The kubelet is backing off before pulling the image again (`BackOff`, Normal;
 /// pkg/kubelet/images/image_manager.go).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -138,27 +128,28 @@ pub struct RestartBackOff {
 }
 
 /// Grammar of kubelet `BackOff` (image pull back-off or restart back-off).
-pub(crate) static BACK_OFF: Grammar = Grammar::new(&["imagePullBackOff", "restartBackOff"], |note: &Note<'_>| {
-    let text = note.text;
-    if let Some(rest) = text.strip_prefix("Back-off pulling image ") {
-        let (image, rest) = split_quoted(rest)?;
-        let last_error = match rest {
-            "" => None,
-            rest => Some(rest.strip_prefix(": ")?.to_owned()),
-        };
-        return Some(Details::Node(NodeDetails::ImagePullBackOff(ImagePullBackOff { image, last_error })));
-    }
-    let back_off = if text == "Back-off restarting failed container" {
-        RestartBackOff { container: None, pod: None }
-    } else {
-        let [container, pod] = captures("Back-off restarting failed container %s in pod %s", text)?;
-        if container.is_empty() || container.contains(' ') {
-            return None;
+pub(crate) static BACK_OFF: Grammar =
+    Grammar::new(&[ImagePullBackOff::KIND, RestartBackOff::KIND], |note: &Note<'_>| {
+        let text = note.text;
+        if let Some(rest) = text.strip_prefix("Back-off pulling image ") {
+            let (image, rest) = split_quoted(rest)?;
+            let last_error = match rest {
+                "" => None,
+                rest => Some(rest.strip_prefix(": ")?.to_owned()),
+            };
+            return Some(Details::Node(NodeDetails::ImagePullBackOff(ImagePullBackOff { image, last_error })));
         }
-        RestartBackOff { container: Some(container.to_owned()), pod: Some(PodRef::parse(pod)?) }
-    };
-    Some(Details::Node(NodeDetails::RestartBackOff(back_off)))
-});
+        let back_off = if text == "Back-off restarting failed container" {
+            RestartBackOff { container: None, pod: None }
+        } else {
+            let [container, pod] = captures("Back-off restarting failed container %s in pod %s", text)?;
+            if container.is_empty() || container.contains(' ') {
+                return None;
+            }
+            RestartBackOff { container: Some(container.to_owned()), pod: Some(PodRef::parse(pod)?) }
+        };
+        Some(Details::Node(NodeDetails::RestartBackOff(back_off)))
+    });
 
 /// The image is not on the node and `imagePullPolicy` is `Never` (`ErrImageNeverPull`;
 /// pkg/kubelet/images/image_manager.go).
@@ -177,11 +168,6 @@ impl ImageNeverPull {
         (rest == " is not present with pull policy of Never").then_some(ImageNeverPull { image })
     }
 }
-
-/// Grammar of kubelet `ErrImageNeverPull`.
-pub(crate) static ERR_IMAGE_NEVER_PULL: Grammar = Grammar::new(&["imageNeverPull"], |note: &Note<'_>| {
-    ImageNeverPull::parse(note.text).map(|d| Details::Node(NodeDetails::ImageNeverPull(d)))
-});
 
 /// Which step of image inspection failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -220,11 +206,6 @@ impl ImageInspectFailed {
         Some(ImageInspectFailed { image, step, error: rest.strip_prefix(": ")?.to_owned() })
     }
 }
-
-/// Grammar of kubelet `InspectFailed`.
-pub(crate) static INSPECT_FAILED: Grammar = Grammar::new(&["imageInspectFailed"], |note: &Note<'_>| {
-    ImageInspectFailed::parse(note.text).map(|d| Details::Node(NodeDetails::ImageInspectFailed(d)))
-});
 
 /// Why an image pull failed, classified from the error text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -385,7 +366,7 @@ impl ContainerWaiting {
 
 /// Grammar of kubelet `Failed`: image pull failures, waiting reasons, and CRI error chains.
 pub(crate) static FAILED: Grammar =
-    Grammar::new(&["imagePullFailed", "containerWaiting", "runtimeFailure"], |note: &Note<'_>| {
+    Grammar::new(&[ImagePullFailed::KIND, ContainerWaiting::KIND, RuntimeFailure::KIND], |note: &Note<'_>| {
         let text = note.text;
         if let Some(d) = ImagePullFailed::parse(text) {
             return Some(Details::Node(NodeDetails::ImagePullFailed(d)));

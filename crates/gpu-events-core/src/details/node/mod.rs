@@ -45,140 +45,85 @@ pub use probe::{ProbeFailed, ProbeKind, ProbeWarning};
 pub use runtime::{DynamicResourcesFailed, RuntimeCause, RuntimeFailure, RuntimeLog, RuntimePhase};
 pub use volume::{VolumeMultiAttach, VolumeOperationFailed, VolumeProblem, VolumesNotMounted};
 
-pub(crate) use admission::{OUT_OF_RESOURCE, SMT_ALIGNMENT, UNEXPECTED_ADMISSION};
-pub(crate) use container::{CREATED, KILLING, STARTED};
-pub(crate) use controller::{
-    FAILED_CREATE, FAILED_PLACEMENT, NODE_NOT_READY, NODE_STATUS, POD_DELETION, POD_FAILURE_POLICY, REBOOTED,
-    SCALING_REPLICA_SET, SUCCESSFUL_CREATE, SUCCESSFUL_DELETE,
-};
-pub(crate) use eviction::{EVICTED, EVICTION_THRESHOLD_MET};
-pub(crate) use image::{BACK_OFF, ERR_IMAGE_NEVER_PULL, FAILED, INSPECT_FAILED, PULLED, PULLING};
-pub(crate) use oom::{OOM_KILLING, SYSTEM_OOM};
-pub(crate) use probe::{PROBE_WARNING, UNHEALTHY};
-pub(crate) use runtime::{FAILED_CREATE_POD_SANDBOX, FAILED_POD_SANDBOX_STATUS, PREPARE_DYNAMIC_RESOURCES};
-pub(crate) use volume::{FAILED_ATTACH_VOLUME, FAILED_MAP_VOLUME, FAILED_MOUNT};
+pub(crate) use controller::NODE_NOT_READY;
+pub(crate) use image::{BACK_OFF, FAILED};
+pub(crate) use runtime::{FAILED_CREATE_POD_SANDBOX, FAILED_POD_SANDBOX_STATUS};
+pub(crate) use volume::{FAILED_ATTACH_VOLUME, FAILED_MOUNT};
 
-/// Details of kubelet, node-problem-detector and controller-manager notes (`kind` in JSON).
-///
-/// `#[non_exhaustive]`: variants may be added.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "camelCase")]
-#[non_exhaustive]
-pub enum NodeDetails {
+details_family! {
+    /// Details of kubelet, node-problem-detector and controller-manager notes (`kind` in JSON).
+    pub enum NodeDetails in Node;
     /// `Pulling`: `Pulling image %q`.
-    PullingImage(PullingImage),
+    PullingImage(PullingImage) => "pullingImage", grammar PULLING;
     /// `Pulled`: a finished pull (with durations and size) or an image already present.
-    PulledImage(PulledImage),
+    PulledImage(PulledImage) => "pulledImage", grammar PULLED;
     /// `BackOff` (Normal): `Back-off pulling image %q`.
-    ImagePullBackOff(ImagePullBackOff),
+    ImagePullBackOff(ImagePullBackOff) => "imagePullBackOff";
     /// `BackOff` (Warning): `Back-off restarting failed container %s in pod %s`.
-    RestartBackOff(RestartBackOff),
+    RestartBackOff(RestartBackOff) => "restartBackOff";
     /// `ErrImageNeverPull`: `Container image %q is not present with pull policy of Never`.
-    ImageNeverPull(ImageNeverPull),
+    ImageNeverPull(ImageNeverPull) => "imageNeverPull", grammar ERR_IMAGE_NEVER_PULL;
     /// `InspectFailed`: the image reference could not be defaulted or inspected.
-    ImageInspectFailed(ImageInspectFailed),
+    ImageInspectFailed(ImageInspectFailed) => "imageInspectFailed", grammar INSPECT_FAILED;
     /// `Failed`: `Failed to pull image %q: %v` and the kubelet's rewritten pull errors.
-    ImagePullFailed(ImagePullFailed),
+    ImagePullFailed(ImagePullFailed) => "imagePullFailed";
     /// `Failed`: `Error: <container waiting reason>` (`Error: ErrImagePull`).
-    ContainerWaiting(ContainerWaiting),
+    ContainerWaiting(ContainerWaiting) => "containerWaiting";
     /// `FailedCreatePodSandBox`, `FailedPodSandBoxStatus`, `Failed` (`Error: ...`): a CRI
     /// error chain, classified.
-    RuntimeFailure(RuntimeFailure),
+    RuntimeFailure(RuntimeFailure) => "runtimeFailure";
     /// `FailedPrepareDynamicResources`: `Failed to prepare dynamic resources: %v`.
-    DynamicResourcesFailed(DynamicResourcesFailed),
+    DynamicResourcesFailed(DynamicResourcesFailed) => "dynamicResourcesFailed", grammar PREPARE_DYNAMIC_RESOURCES;
     /// `Created`: the runtime created a container.
-    ContainerCreated(ContainerCreated),
+    ContainerCreated(ContainerCreated) => "containerCreated", grammar CREATED;
     /// `Started`: the runtime started a container.
-    ContainerStarted(ContainerStarted),
+    ContainerStarted(ContainerStarted) => "containerStarted", grammar STARTED;
     /// `Killing`: the kubelet is stopping a container.
-    ContainerKilling(ContainerKilling),
+    ContainerKilling(ContainerKilling) => "containerKilling", grammar KILLING;
     /// `Unhealthy`: a probe failed or errored.
-    ProbeFailed(ProbeFailed),
+    ProbeFailed(ProbeFailed) => "probeFailed", grammar UNHEALTHY;
     /// `ProbeWarning`: a probe succeeded with a warning.
-    ProbeWarning(ProbeWarning),
+    ProbeWarning(ProbeWarning) => "probeWarning", grammar PROBE_WARNING;
     /// `UnexpectedAdmissionError`: device allocation failed during kubelet admission.
-    UnexpectedAdmission(UnexpectedAdmission),
+    UnexpectedAdmission(UnexpectedAdmission) => "unexpectedAdmission", grammar UNEXPECTED_ADMISSION;
     /// `OutOf<resource>`: `Node didn't have enough resource: %s, requested: %d, used: %d, capacity: %d`.
-    OutOfResource(OutOfResource),
+    OutOfResource(OutOfResource) => "outOfResource", grammar OUT_OF_RESOURCE;
     /// `SMTAlignmentError`: the static CPU manager could not give whole physical cores.
-    SmtAlignment(SmtAlignment),
+    SmtAlignment(SmtAlignment) => "smtAlignment", grammar SMT_ALIGNMENT;
     /// `Evicted`: node-pressure or limit eviction, fragment by fragment.
-    PodEvicted(PodEvicted),
+    PodEvicted(PodEvicted) => "podEvicted", grammar EVICTED;
     /// `EvictionThresholdMet`: `Attempting to reclaim %s`.
-    ResourceReclaim(ResourceReclaim),
+    ResourceReclaim(ResourceReclaim) => "resourceReclaim", grammar EVICTION_THRESHOLD_MET;
     /// node-problem-detector `OOMKilling`: the kernel's `Killed process ...` line.
-    OomKill(OomKill),
+    OomKill(OomKill) => "oomKill", grammar OOM_KILLING;
     /// kubelet `SystemOOM`: `System OOM encountered, victim process: %s, pid: %d`.
-    SystemOom(SystemOom),
+    SystemOom(SystemOom) => "systemOom", grammar SYSTEM_OOM;
     /// `FailedMount`: `Unable to attach or mount volumes: unmounted volumes=[...], ...`.
-    VolumesNotMounted(VolumesNotMounted),
+    VolumesNotMounted(VolumesNotMounted) => "volumesNotMounted";
     /// `FailedMount`, `FailedMapVolume`, `FailedAttachVolume`: `%s failed for volume %q : %v`.
-    VolumeOperationFailed(VolumeOperationFailed),
+    VolumeOperationFailed(VolumeOperationFailed) => "volumeOperationFailed", grammar FAILED_MAP_VOLUME;
     /// `FailedAttachVolume`: `Multi-Attach error for volume %q ...`.
-    VolumeMultiAttach(VolumeMultiAttach),
+    VolumeMultiAttach(VolumeMultiAttach) => "volumeMultiAttach";
     /// `SuccessfulCreate`: a workload controller created a Pod, claim or Job.
-    ControllerCreated(ControllerCreated),
+    ControllerCreated(ControllerCreated) => "controllerCreated", grammar SUCCESSFUL_CREATE;
     /// `SuccessfulDelete`: a workload controller deleted a Pod or Job.
-    ControllerDeleted(ControllerDeleted),
+    ControllerDeleted(ControllerDeleted) => "controllerDeleted", grammar SUCCESSFUL_DELETE;
     /// `FailedCreate`: a workload controller could not create a Pod, claim or Job.
-    ControllerCreateFailed(ControllerCreateFailed),
+    ControllerCreateFailed(ControllerCreateFailed) => "controllerCreateFailed", grammar FAILED_CREATE;
     /// `ScalingReplicaSet`: the Deployment controller scaled a ReplicaSet.
-    ReplicaSetScaled(ReplicaSetScaled),
+    ReplicaSetScaled(ReplicaSetScaled) => "replicaSetScaled", grammar SCALING_REPLICA_SET;
     /// `PodFailurePolicy`: a failed Pod matched a Job's pod failure policy rule.
-    PodFailurePolicyMatched(PodFailurePolicyMatched),
+    PodFailurePolicyMatched(PodFailurePolicyMatched) => "podFailurePolicyMatched", grammar POD_FAILURE_POLICY;
     /// `NodeNotReady` on a Pod: `Node is not ready`.
-    PodNodeNotReady(PodNodeNotReady),
+    PodNodeNotReady(PodNodeNotReady) => "podNodeNotReady";
     /// Node condition events: `Node %s status is now: %s`.
-    NodeStatus(NodeStatus),
+    NodeStatus(NodeStatus) => "nodeStatus", grammar NODE_STATUS;
     /// `TaintManagerEviction`, `NodeControllerEviction`: a Pod marked for deletion (or not).
-    PodDeletionMarked(PodDeletionMarked),
+    PodDeletionMarked(PodDeletionMarked) => "podDeletionMarked", grammar POD_DELETION;
     /// `Rebooted`: `Node %s has been rebooted, boot id: %s`.
-    NodeRebooted(NodeRebooted),
+    NodeRebooted(NodeRebooted) => "nodeRebooted", grammar REBOOTED;
     /// `FailedPlacement` (old DaemonSet controller): `failed to place pod on %q: %s`.
-    DaemonPlacementFailed(DaemonPlacementFailed),
-}
-
-impl NodeDetails {
-    /// The `kind` as in JSON.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            NodeDetails::PullingImage(_) => "pullingImage",
-            NodeDetails::PulledImage(_) => "pulledImage",
-            NodeDetails::ImagePullBackOff(_) => "imagePullBackOff",
-            NodeDetails::RestartBackOff(_) => "restartBackOff",
-            NodeDetails::ImageNeverPull(_) => "imageNeverPull",
-            NodeDetails::ImageInspectFailed(_) => "imageInspectFailed",
-            NodeDetails::ImagePullFailed(_) => "imagePullFailed",
-            NodeDetails::ContainerWaiting(_) => "containerWaiting",
-            NodeDetails::RuntimeFailure(_) => "runtimeFailure",
-            NodeDetails::DynamicResourcesFailed(_) => "dynamicResourcesFailed",
-            NodeDetails::ContainerCreated(_) => "containerCreated",
-            NodeDetails::ContainerStarted(_) => "containerStarted",
-            NodeDetails::ContainerKilling(_) => "containerKilling",
-            NodeDetails::ProbeFailed(_) => "probeFailed",
-            NodeDetails::ProbeWarning(_) => "probeWarning",
-            NodeDetails::UnexpectedAdmission(_) => "unexpectedAdmission",
-            NodeDetails::OutOfResource(_) => "outOfResource",
-            NodeDetails::SmtAlignment(_) => "smtAlignment",
-            NodeDetails::PodEvicted(_) => "podEvicted",
-            NodeDetails::ResourceReclaim(_) => "resourceReclaim",
-            NodeDetails::OomKill(_) => "oomKill",
-            NodeDetails::SystemOom(_) => "systemOom",
-            NodeDetails::VolumesNotMounted(_) => "volumesNotMounted",
-            NodeDetails::VolumeOperationFailed(_) => "volumeOperationFailed",
-            NodeDetails::VolumeMultiAttach(_) => "volumeMultiAttach",
-            NodeDetails::ControllerCreated(_) => "controllerCreated",
-            NodeDetails::ControllerDeleted(_) => "controllerDeleted",
-            NodeDetails::ControllerCreateFailed(_) => "controllerCreateFailed",
-            NodeDetails::ReplicaSetScaled(_) => "replicaSetScaled",
-            NodeDetails::PodFailurePolicyMatched(_) => "podFailurePolicyMatched",
-            NodeDetails::PodNodeNotReady(_) => "podNodeNotReady",
-            NodeDetails::NodeStatus(_) => "nodeStatus",
-            NodeDetails::PodDeletionMarked(_) => "podDeletionMarked",
-            NodeDetails::NodeRebooted(_) => "nodeRebooted",
-            NodeDetails::DaemonPlacementFailed(_) => "daemonPlacementFailed",
-        }
-    }
+    DaemonPlacementFailed(DaemonPlacementFailed) => "daemonPlacementFailed", grammar FAILED_PLACEMENT;
 }
 
 // --- Shared value types ------------------------------------------------------------------------

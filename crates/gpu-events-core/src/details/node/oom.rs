@@ -5,9 +5,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{NodeDetails, after};
+use super::after;
 use crate::details::template::captures;
-use crate::details::{Details, Grammar, Note};
 
 /// The kernel OOM killer killed a process (`OOMKilling`). The note is the kernel line:
 /// `Killed process <pid> (<name>) total-vm:<n>kB, anon-rss:<n>kB, file-rss:<n>kB[, shmem-rss:<n>kB][, UID:<uid> pgtables:<n>kB oom_score_adj:<n>]`,
@@ -144,11 +143,6 @@ fn kib(value: &str) -> Option<u64> {
     value.strip_suffix("kB")?.parse::<u64>().ok()?.checked_mul(1024)
 }
 
-/// Grammar of node-problem-detector `OOMKilling`.
-pub(crate) static OOM_KILLING: Grammar = Grammar::new(&["oomKill"], |note: &Note<'_>| {
-    OomKill::parse(note.text).map(|d| Details::Node(NodeDetails::OomKill(d)))
-});
-
 /// The kernel OOM killer killed a process, as the kubelet's OOM watcher reports it
 /// (`SystemOOM`): `System OOM encountered, victim process: %s, pid: %d`, or the older
 /// `System OOM encountered`.
@@ -173,11 +167,6 @@ impl SystemOom {
         Some(SystemOom { process: Some(process.to_owned()), pid: Some(pid.trim_end().parse().ok()?) })
     }
 }
-
-/// Grammar of kubelet `SystemOOM`.
-pub(crate) static SYSTEM_OOM: Grammar = Grammar::new(&["systemOom"], |note: &Note<'_>| {
-    SystemOom::parse(note.text).map(|d| Details::Node(NodeDetails::SystemOom(d)))
-});
 
 #[cfg(test)]
 mod tests {

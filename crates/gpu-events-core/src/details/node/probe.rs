@@ -5,9 +5,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::NodeDetails;
 use crate::details::template::captures;
-use crate::details::{Details, Grammar, Note};
 
 /// The probe kind, as the kubelet prints it (`Liveness`, `Readiness`, `Startup`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -78,11 +76,6 @@ impl ProbeFailed {
     }
 }
 
-/// Grammar of kubelet `Unhealthy`.
-pub(crate) static UNHEALTHY: Grammar = Grammar::new(&["probeFailed"], |note: &Note<'_>| {
-    ProbeFailed::parse(note.text).map(|d| Details::Node(NodeDetails::ProbeFailed(d)))
-});
-
 /// A probe succeeded with a warning (`ProbeWarning`): `%s probe warning: %s`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -101,11 +94,6 @@ impl ProbeWarning {
         Some(ProbeWarning { probe: ProbeKind::parse(probe)?, warning: warning.to_owned() })
     }
 }
-
-/// Grammar of kubelet `ProbeWarning`.
-pub(crate) static PROBE_WARNING: Grammar = Grammar::new(&["probeWarning"], |note: &Note<'_>| {
-    ProbeWarning::parse(note.text).map(|d| Details::Node(NodeDetails::ProbeWarning(d)))
-});
 
 #[cfg(test)]
 mod tests {

@@ -375,13 +375,13 @@ fn sandbox_id(error: &str, anywhere: bool) -> Option<&str> {
 }
 
 /// Grammar of kubelet `FailedCreatePodSandBox`: `Failed to create pod sandbox: %v`.
-pub(crate) static FAILED_CREATE_POD_SANDBOX: Grammar = Grammar::new(&["runtimeFailure"], |note: &Note<'_>| {
+pub(crate) static FAILED_CREATE_POD_SANDBOX: Grammar = Grammar::new(&[RuntimeFailure::KIND], |note: &Note<'_>| {
     let error = note.text.strip_prefix("Failed to create pod sandbox: ")?;
     Some(Details::Node(NodeDetails::RuntimeFailure(RuntimeFailure::classify(Some(RuntimePhase::Sandbox), error))))
 });
 
 /// Grammar of kubelet `FailedPodSandBoxStatus`: `Unable to get pod sandbox status: %v`.
-pub(crate) static FAILED_POD_SANDBOX_STATUS: Grammar = Grammar::new(&["runtimeFailure"], |note: &Note<'_>| {
+pub(crate) static FAILED_POD_SANDBOX_STATUS: Grammar = Grammar::new(&[RuntimeFailure::KIND], |note: &Note<'_>| {
     let error = note.text.strip_prefix("Unable to get pod sandbox status: ")?;
     Some(Details::Node(NodeDetails::RuntimeFailure(RuntimeFailure::classify(Some(RuntimePhase::SandboxStatus), error))))
 });
@@ -423,11 +423,6 @@ impl DynamicResourcesFailed {
         Some(DynamicResourcesFailed { call, claim, driver, grpc: GrpcStatus::find(error), error: error.to_owned() })
     }
 }
-
-/// Grammar of kubelet `FailedPrepareDynamicResources`.
-pub(crate) static PREPARE_DYNAMIC_RESOURCES: Grammar = Grammar::new(&["dynamicResourcesFailed"], |note: &Note<'_>| {
-    DynamicResourcesFailed::parse(note.text).map(|d| Details::Node(NodeDetails::DynamicResourcesFailed(d)))
-});
 
 #[cfg(test)]
 mod tests {

@@ -273,21 +273,16 @@ impl VolumeMultiAttach {
 
 /// Grammar of kubelet `FailedMount`.
 pub(crate) static FAILED_MOUNT: Grammar =
-    Grammar::new(&["volumesNotMounted", "volumeOperationFailed"], |note: &Note<'_>| {
+    Grammar::new(&[VolumesNotMounted::KIND, VolumeOperationFailed::KIND], |note: &Note<'_>| {
         if let Some(d) = VolumesNotMounted::parse(note.text) {
             return Some(Details::Node(NodeDetails::VolumesNotMounted(d)));
         }
         VolumeOperationFailed::parse(note.text).map(|d| Details::Node(NodeDetails::VolumeOperationFailed(d)))
     });
 
-/// Grammar of kubelet `FailedMapVolume`.
-pub(crate) static FAILED_MAP_VOLUME: Grammar = Grammar::new(&["volumeOperationFailed"], |note: &Note<'_>| {
-    VolumeOperationFailed::parse(note.text).map(|d| Details::Node(NodeDetails::VolumeOperationFailed(d)))
-});
-
 /// Grammar of attach/detach controller `FailedAttachVolume`.
 pub(crate) static FAILED_ATTACH_VOLUME: Grammar =
-    Grammar::new(&["volumeOperationFailed", "volumeMultiAttach"], |note: &Note<'_>| {
+    Grammar::new(&[VolumeOperationFailed::KIND, VolumeMultiAttach::KIND], |note: &Note<'_>| {
         if let Some(d) = VolumeMultiAttach::parse(note.text) {
             return Some(Details::Node(NodeDetails::VolumeMultiAttach(d)));
         }

@@ -180,7 +180,13 @@ pub(super) fn parse_failed_scheduling(note: &str) -> Option<SchedulingDetails> {
 /// Grammar of kube-scheduler `FailedScheduling` (also the framework-based secondary schedulers:
 /// HAMi's `hami-scheduler`, GKE's, ...).
 pub(crate) static FAILED_SCHEDULING: Grammar = Grammar::new(
-    &["fitError", "noNodesAvailable", "skipDeletingPod", "pluginError", "schedulingError"],
+    &[
+        FitError::KIND,
+        SchedulingDetails::NO_NODES_AVAILABLE,
+        SkipDeletingPod::KIND,
+        PluginError::KIND,
+        SchedulingError::KIND,
+    ],
     |note: &Note<'_>| parse_failed_scheduling(note.text).map(Details::Scheduling),
 );
 

@@ -185,7 +185,7 @@ pub struct HamiBindingFailed {
 
 /// Grammar of HAMi `FilteringFailed`.
 pub(crate) static HAMI_FILTERING_FAILED: Grammar =
-    Grammar::new(&["hamiNoAvailableNode", "hamiNodesRejected", "hamiFilterError"], |note: &Note<'_>| {
+    Grammar::new(&[HamiNoAvailableNode::KIND, HamiNodesRejected::KIND, HamiFilterError::KIND], |note: &Note<'_>| {
         let text = note.text.trim();
         if text.is_empty() {
             return None;
@@ -202,18 +202,8 @@ pub(crate) static HAMI_FILTERING_FAILED: Grammar =
         Some(Details::Scheduling(details))
     });
 
-/// Grammar of HAMi `FilteringSucceed`.
-pub(crate) static HAMI_FILTERING_SUCCEED: Grammar = Grammar::new(&["hamiNodeSelected"], |note: &Note<'_>| {
-    HamiNodeSelected::parse(note.text).map(|d| Details::Scheduling(SchedulingDetails::HamiNodeSelected(d)))
-});
-
-/// Grammar of HAMi `BindingSucceed`.
-pub(crate) static HAMI_BINDING_SUCCEED: Grammar = Grammar::new(&["hamiBound"], |note: &Note<'_>| {
-    HamiBound::parse(note.text).map(|d| Details::Scheduling(SchedulingDetails::HamiBound(d)))
-});
-
 /// Grammar of HAMi `BindingFailed`.
-pub(crate) static HAMI_BINDING_FAILED: Grammar = Grammar::new(&["hamiBindingFailed"], |note: &Note<'_>| {
+pub(crate) static HAMI_BINDING_FAILED: Grammar = Grammar::new(&[HamiBindingFailed::KIND], |note: &Note<'_>| {
     let text = note.text.trim();
     (!text.is_empty()).then(|| {
         Details::Scheduling(SchedulingDetails::HamiBindingFailed(HamiBindingFailed { message: text.to_owned() }))

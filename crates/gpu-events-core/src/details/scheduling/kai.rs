@@ -19,10 +19,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::SchedulingDetails;
 use super::fit_error::{ReasonCount, count_prefix};
 use super::node_reason::NodeReason;
-use crate::details::{Details, Grammar, Note};
 
 /// A KAI-Scheduler explanation of why a Pod or PodGroup is not scheduled.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -98,11 +96,6 @@ fn split_kai_entries(body: &str) -> Vec<&str> {
     out.push(body[start..].trim());
     out
 }
-
-/// Grammar of KAI-Scheduler `Unschedulable`.
-pub(crate) static KAI_UNSCHEDULABLE: Grammar = Grammar::new(&["kaiUnschedulable"], |note: &Note<'_>| {
-    KaiUnschedulable::parse(note.text).map(|d| Details::Scheduling(SchedulingDetails::KaiUnschedulable(d)))
-});
 
 #[cfg(test)]
 mod tests {

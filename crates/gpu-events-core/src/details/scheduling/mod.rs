@@ -22,7 +22,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::template::captures;
-use super::{Details, Grammar, Note};
 
 pub use failed_scheduling::{PluginError, PluginStage, SchedulingError, SkipDeletingPod};
 pub use fit_error::{Ending, FitError, FitErrorWording, Preemption, ReasonCount};
@@ -39,85 +38,53 @@ pub use volcano::{
 };
 
 pub(crate) use failed_scheduling::FAILED_SCHEDULING;
-pub(crate) use hami::{HAMI_BINDING_FAILED, HAMI_BINDING_SUCCEED, HAMI_FILTERING_FAILED, HAMI_FILTERING_SUCCEED};
-pub(crate) use kai::KAI_UNSCHEDULABLE;
-pub(crate) use preempted::PREEMPTED;
-pub(crate) use volcano::{VOLCANO_FAILED_SCHEDULING, VOLCANO_POD_GROUP_PENDING, VOLCANO_UNSCHEDULABLE};
+pub(crate) use hami::{HAMI_BINDING_FAILED, HAMI_FILTERING_FAILED};
+pub(crate) use volcano::{VOLCANO_FAILED_SCHEDULING, VOLCANO_UNSCHEDULABLE};
 
-/// Details of scheduler notes, one variant per grammar (`kind` in JSON).
-///
-/// `#[non_exhaustive]`: variants may be added.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "camelCase")]
-#[non_exhaustive]
-pub enum SchedulingDetails {
+details_family! {
+    /// Details of scheduler notes, one variant per grammar (`kind` in JSON).
+    pub enum SchedulingDetails in Scheduling;
     /// `Scheduled`: `Successfully assigned %v/%v to %v` (or the ≤1.11 form without namespace).
-    Scheduled(Scheduled),
+    Scheduled(Scheduled) => "scheduled", grammar SCHEDULED;
     /// `FailedScheduling`: the FitError `0/N nodes are available: ...` (kube-scheduler, all
     /// versions) or `0/N nodes are unavailable: ...` (Volcano).
-    FitError(FitError),
-    /// `FailedScheduling`: `no nodes available to schedule pods` (the cluster has no nodes).
-    NoNodesAvailable,
+    FitError(FitError) => "fitError";
     /// `FailedScheduling`: `skip schedule deleting pod: %v/%v`.
-    SkipDeletingPod(SkipDeletingPod),
+    SkipDeletingPod(SkipDeletingPod) => "skipDeletingPod";
     /// `FailedScheduling`: a plugin error wrapped by the framework (`running PreFilter plugin
     /// %q: %w`, ...).
-    PluginError(PluginError),
+    PluginError(PluginError) => "pluginError";
     /// `FailedScheduling`: any other scheduler error text (binding, assume, extender errors).
-    SchedulingError(SchedulingError),
+    SchedulingError(SchedulingError) => "schedulingError";
     /// kube-scheduler `Preempted`: `Preempted by pod %v on node %v` and older wordings.
-    PodPreempted(Preempted),
+    PodPreempted(Preempted) => "podPreempted", grammar PREEMPTED;
     /// Volcano `FailedScheduling`: the PodGroup's job fit error (`pod group is not ready, ...`).
-    VolcanoJobFit(VolcanoJobFit),
+    VolcanoJobFit(VolcanoJobFit) => "volcanoJobFit";
     /// Volcano `FailedScheduling`: `Pod %s/%s can possibly be assigned to %s, once ...`.
-    VolcanoPossiblyAssigned(VolcanoPossiblyAssigned),
+    VolcanoPossiblyAssigned(VolcanoPossiblyAssigned) => "volcanoPossiblyAssigned";
     /// Volcano PodGroup `Unschedulable`: `%v/%v tasks in gang unschedulable: %v`.
-    VolcanoGangUnschedulable(VolcanoGangUnschedulable),
+    VolcanoGangUnschedulable(VolcanoGangUnschedulable) => "volcanoGangUnschedulable";
     /// Volcano PodGroup `Unschedulable` (Normal): queue quota or cluster overcommit limit.
-    VolcanoEnqueueRejected(VolcanoEnqueueRejected),
+    VolcanoEnqueueRejected(VolcanoEnqueueRejected) => "volcanoEnqueueRejected";
     /// Volcano Job `PodGroupPending`: `PodGroup %s:%s %s, reason: %s`.
-    VolcanoPodGroupPending(VolcanoPodGroupPending),
+    VolcanoPodGroupPending(VolcanoPodGroupPending) => "volcanoPodGroupPending", grammar VOLCANO_POD_GROUP_PENDING;
     /// KAI-Scheduler `Unschedulable`: `No nodes with enough resources were found: ...`.
-    KaiUnschedulable(KaiUnschedulable),
+    KaiUnschedulable(KaiUnschedulable) => "kaiUnschedulable", grammar KAI_UNSCHEDULABLE;
     /// HAMi `FilteringFailed`: `no available node, %d nodes do not meet`.
-    HamiNoAvailableNode(HamiNoAvailableNode),
+    HamiNoAvailableNode(HamiNoAvailableNode) => "hamiNoAvailableNode";
     /// HAMi `FilteringFailed`: `%d nodes %s(%s)`, one reason code and its nodes.
-    HamiNodesRejected(HamiNodesRejected),
+    HamiNodesRejected(HamiNodesRejected) => "hamiNodesRejected";
     /// HAMi `FilteringFailed`: any other extender error.
-    HamiFilterError(HamiFilterError),
+    HamiFilterError(HamiFilterError) => "hamiFilterError";
     /// HAMi `FilteringSucceed`: `find fit node(%s), %d nodes not fit, %d nodes fit(%s)`.
-    HamiNodeSelected(HamiNodeSelected),
+    HamiNodeSelected(HamiNodeSelected) => "hamiNodeSelected", grammar HAMI_FILTERING_SUCCEED;
     /// HAMi `BindingSucceed`: `Successfully binding node %v to %v/%v`.
-    HamiBound(HamiBound),
+    HamiBound(HamiBound) => "hamiBound", grammar HAMI_BINDING_SUCCEED;
     /// HAMi `BindingFailed`: the bind error text.
-    HamiBindingFailed(HamiBindingFailed),
-}
-
-impl SchedulingDetails {
-    /// The `kind` as in JSON.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            SchedulingDetails::Scheduled(_) => "scheduled",
-            SchedulingDetails::FitError(_) => "fitError",
-            SchedulingDetails::NoNodesAvailable => "noNodesAvailable",
-            SchedulingDetails::SkipDeletingPod(_) => "skipDeletingPod",
-            SchedulingDetails::PluginError(_) => "pluginError",
-            SchedulingDetails::SchedulingError(_) => "schedulingError",
-            SchedulingDetails::PodPreempted(_) => "podPreempted",
-            SchedulingDetails::VolcanoJobFit(_) => "volcanoJobFit",
-            SchedulingDetails::VolcanoPossiblyAssigned(_) => "volcanoPossiblyAssigned",
-            SchedulingDetails::VolcanoGangUnschedulable(_) => "volcanoGangUnschedulable",
-            SchedulingDetails::VolcanoEnqueueRejected(_) => "volcanoEnqueueRejected",
-            SchedulingDetails::VolcanoPodGroupPending(_) => "volcanoPodGroupPending",
-            SchedulingDetails::KaiUnschedulable(_) => "kaiUnschedulable",
-            SchedulingDetails::HamiNoAvailableNode(_) => "hamiNoAvailableNode",
-            SchedulingDetails::HamiNodesRejected(_) => "hamiNodesRejected",
-            SchedulingDetails::HamiFilterError(_) => "hamiFilterError",
-            SchedulingDetails::HamiNodeSelected(_) => "hamiNodeSelected",
-            SchedulingDetails::HamiBound(_) => "hamiBound",
-            SchedulingDetails::HamiBindingFailed(_) => "hamiBindingFailed",
-        }
-    }
+    HamiBindingFailed(HamiBindingFailed) => "hamiBindingFailed";
+    unit:
+    /// `FailedScheduling`: `no nodes available to schedule pods` (the cluster has no nodes).
+    NoNodesAvailable as NO_NODES_AVAILABLE => "noNodesAvailable";
 }
 
 /// A Pod bound to a node (pkg/scheduler/schedule_one.go).
@@ -144,11 +111,6 @@ impl Scheduled {
         Some(Scheduled { namespace, pod: pod.to_owned(), node: node.to_owned() })
     }
 }
-
-/// Grammar of kube-scheduler `Scheduled`.
-pub(crate) static SCHEDULED: Grammar = Grammar::new(&["scheduled"], |note: &Note<'_>| {
-    Scheduled::parse(note.text).map(|d| Details::Scheduling(SchedulingDetails::Scheduled(d)))
-});
 
 #[cfg(test)]
 mod tests {
@@ -198,51 +160,6 @@ mod tests {
             "totalNodes",
         ] {
             assert!(schema.contains(&format!("\"{kind}\"")), "{kind}");
-        }
-    }
-
-    /// `kind()` agrees with the serde tag of every variant, and every grammar lists the kinds
-    /// it produces.
-    #[test]
-    fn kind_matches_json() {
-        let notes: &[(&Grammar, &str)] = &[
-            (&SCHEDULED, "Successfully assigned a/b to n"),
-            (&FAILED_SCHEDULING, "0/1 nodes are available: 1 Insufficient cpu."),
-            (&FAILED_SCHEDULING, "no nodes available to schedule pods"),
-            (&FAILED_SCHEDULING, "skip schedule deleting pod: a/b"),
-            (&FAILED_SCHEDULING, "running Bind plugin \"B\": e"),
-            (&FAILED_SCHEDULING, "binding rejected: x"),
-            (&PREEMPTED, "Preempted by a pod on node n"),
-            (&VOLCANO_FAILED_SCHEDULING, "0/1 nodes are unavailable: 1 Insufficient cpu."),
-            (&VOLCANO_FAILED_SCHEDULING, "pod group is not ready, 1 Pending, 1 minAvailable"),
-            (&VOLCANO_FAILED_SCHEDULING, "Pod a/b can possibly be assigned to n, once minAvailable is satisfied"),
-            (&VOLCANO_FAILED_SCHEDULING, "something else"),
-            (
-                &VOLCANO_UNSCHEDULABLE,
-                "1/1 tasks in gang unschedulable: pod group is not ready, 1 Pending, 1 minAvailable",
-            ),
-            (&VOLCANO_UNSCHEDULABLE, "queue resource quota insufficient"),
-            (&VOLCANO_POD_GROUP_PENDING, "PodGroup a:b unschedule,reason: x"),
-            (
-                &KAI_UNSCHEDULABLE,
-                "No nodes with enough resources were found: 2 node(s) didn't have enough resources: GPUs.",
-            ),
-            (&HAMI_FILTERING_FAILED, "no available node, 3 nodes do not meet"),
-            (&HAMI_FILTERING_FAILED, "2 nodes CardInsufficientMemory(a,b)"),
-            (&HAMI_FILTERING_FAILED, "does not request any resource"),
-            (&HAMI_FILTERING_SUCCEED, "find fit node(a), 0 nodes not fit, 1 nodes fit(a:1.00)"),
-            (&HAMI_BINDING_SUCCEED, "Successfully binding node [a] to b/c"),
-            (&HAMI_BINDING_FAILED, "failed to get node a"),
-        ];
-        for (grammar, note) in notes {
-            let details = grammar.parse(&Note::new(note));
-            let kind = details.kind();
-            assert_ne!(kind, "unrecognized", "{note}");
-            assert!(grammar.kinds.contains(&kind), "{note}: {kind}");
-            let json = serde_json::to_value(&details).unwrap();
-            assert_eq!(json["kind"], kind, "{note}");
-            let back: Details = serde_json::from_value(json).unwrap();
-            assert_eq!(back, details, "{note}");
         }
     }
 }

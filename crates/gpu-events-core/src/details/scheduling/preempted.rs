@@ -8,9 +8,6 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::SchedulingDetails;
-use crate::details::{Details, Grammar, Note};
-
 /// A Pod evicted by the scheduler to make room for a higher-priority Pod (the preemptor).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -56,14 +53,11 @@ impl Preempted {
     }
 }
 
-/// Grammar of kube-scheduler `Preempted`.
-pub(crate) static PREEMPTED: Grammar = Grammar::new(&["podPreempted"], |note: &Note<'_>| {
-    Preempted::parse(note.text).map(|d| Details::Scheduling(SchedulingDetails::PodPreempted(d)))
-});
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::details::Note;
+    use crate::details::scheduling::PREEMPTED;
 
     #[test]
     fn three_wordings() {

@@ -300,25 +300,20 @@ fn parse_failed_scheduling(note: &str) -> Option<SchedulingDetails> {
 }
 
 /// Grammar of Volcano `FailedScheduling` (on Pods).
-pub(crate) static VOLCANO_FAILED_SCHEDULING: Grammar =
-    Grammar::new(&["fitError", "volcanoJobFit", "volcanoPossiblyAssigned", "schedulingError"], |note: &Note<'_>| {
-        parse_failed_scheduling(note.text).map(Details::Scheduling)
-    });
+pub(crate) static VOLCANO_FAILED_SCHEDULING: Grammar = Grammar::new(
+    &[FitError::KIND, VolcanoJobFit::KIND, VolcanoPossiblyAssigned::KIND, SchedulingError::KIND],
+    |note: &Note<'_>| parse_failed_scheduling(note.text).map(Details::Scheduling),
+);
 
 /// Grammar of Volcano `Unschedulable` (on PodGroups).
 pub(crate) static VOLCANO_UNSCHEDULABLE: Grammar =
-    Grammar::new(&["volcanoGangUnschedulable", "volcanoEnqueueRejected"], |note: &Note<'_>| {
+    Grammar::new(&[VolcanoGangUnschedulable::KIND, VolcanoEnqueueRejected::KIND], |note: &Note<'_>| {
         let details = match VolcanoGangUnschedulable::parse(note.text) {
             Some(d) => SchedulingDetails::VolcanoGangUnschedulable(d),
             None => SchedulingDetails::VolcanoEnqueueRejected(VolcanoEnqueueRejected::parse(note.text)?),
         };
         Some(Details::Scheduling(details))
     });
-
-/// Grammar of Volcano `PodGroupPending` (on Jobs).
-pub(crate) static VOLCANO_POD_GROUP_PENDING: Grammar = Grammar::new(&["volcanoPodGroupPending"], |note: &Note<'_>| {
-    VolcanoPodGroupPending::parse(note.text).map(|d| Details::Scheduling(SchedulingDetails::VolcanoPodGroupPending(d)))
-});
 
 #[cfg(test)]
 mod tests {

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::super::template::{Arg, captures, fill};
 use super::super::{Grammar, Note, Quantity};
-use super::tf;
+use crate::details::Details;
 
 /// Whether the autoscaler raised or lowered the requests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -182,26 +182,14 @@ single_format! {
 }
 
 /// Grammar of `ResourceScaledUp`.
-pub(crate) static RESOURCE_SCALED_UP: Grammar = Grammar::new(&["resourceScaled"], |note: &Note<'_>| {
-    ResourceScaled::parse_direction(note.text, ScaleDirection::Up).map(tf)
+pub(crate) static RESOURCE_SCALED_UP: Grammar = Grammar::new(&[ResourceScaled::KIND], |note: &Note<'_>| {
+    ResourceScaled::parse_direction(note.text, ScaleDirection::Up).map(Details::from)
 });
 
 /// Grammar of `ResourceScaledDown`.
-pub(crate) static RESOURCE_SCALED_DOWN: Grammar = Grammar::new(&["resourceScaled"], |note: &Note<'_>| {
-    ResourceScaled::parse_direction(note.text, ScaleDirection::Down).map(tf)
+pub(crate) static RESOURCE_SCALED_DOWN: Grammar = Grammar::new(&[ResourceScaled::KIND], |note: &Note<'_>| {
+    ResourceScaled::parse_direction(note.text, ScaleDirection::Down).map(Details::from)
 });
-
-/// Grammar of `WorkerSelected`.
-pub(crate) static WORKER_SELECTED: Grammar =
-    Grammar::new(&["workerSelected"], |note: &Note<'_>| WorkerSelected::parse(note.text).map(tf));
-
-/// Grammar of `WorkerSelectionFailed`.
-pub(crate) static WORKER_SELECTION_FAILED: Grammar =
-    Grammar::new(&["workerSelectionFailed"], |note: &Note<'_>| WorkerSelectionFailed::parse(note.text).map(tf));
-
-/// Grammar of `ConnectionReady`.
-pub(crate) static CONNECTION_READY: Grammar =
-    Grammar::new(&["connectionReady"], |note: &Note<'_>| ConnectionReady::parse(note.text).map(tf));
 
 #[cfg(test)]
 mod tests {

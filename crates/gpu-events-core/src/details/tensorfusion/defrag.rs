@@ -6,8 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::super::template::{Arg, captures, fill};
-use super::super::{Grammar, Note};
-use super::{bool_text, captures_suffixed, go_bool, go_uint, take_quoted, tf};
+use super::{bool_text, captures_suffixed, go_bool, go_uint, take_quoted};
 
 /// A defragmentation step started (gpupool_defrag.go:449 @3e0a490).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -767,46 +766,6 @@ single_format! {
         }
     }
 }
-
-/// Grammar of `DefragStarted`.
-pub(crate) static DEFRAG_STARTED: Grammar =
-    Grammar::new(&["defragStarted"], |note: &Note<'_>| DefragStarted::parse(note.text).map(tf));
-
-/// Grammar of `DefragFinished`.
-pub(crate) static DEFRAG_FINISHED: Grammar =
-    Grammar::new(&["defragFinished"], |note: &Note<'_>| DefragFinished::parse(note.text).map(tf));
-
-/// Grammar of `DefragPodEvicted`.
-pub(crate) static DEFRAG_POD_EVICTED: Grammar =
-    Grammar::new(&["defragPodEvicted"], |note: &Note<'_>| DefragPodEvicted::parse(note.text).map(tf));
-
-/// Grammar of `DefragSkipMissingPDB`.
-pub(crate) static DEFRAG_SKIP_MISSING_PDB: Grammar =
-    Grammar::new(&["defragSkipMissingPdb"], |note: &Note<'_>| DefragSkipMissingPdb::parse(note.text).map(tf));
-
-/// Grammar of `DefragSkipPDBBlocked`.
-pub(crate) static DEFRAG_SKIP_PDB_BLOCKED: Grammar =
-    Grammar::new(&["defragSkipPdbBlocked"], |note: &Note<'_>| DefragSkipPdbBlocked::parse(note.text).map(tf));
-
-/// Grammar of `DefragSkipUnschedulable`.
-pub(crate) static DEFRAG_SKIP_UNSCHEDULABLE: Grammar =
-    Grammar::new(&["defragSkipUnschedulable"], |note: &Note<'_>| DefragSkipUnschedulable::parse(note.text).map(tf));
-
-/// Grammar of `DefragPodEvictFailed`.
-pub(crate) static DEFRAG_POD_EVICT_FAILED: Grammar =
-    Grammar::new(&["defragPodEvictFailed"], |note: &Note<'_>| DefragPodEvictFailed::parse(note.text).map(tf));
-
-/// Grammar of `DefragNodeEvictSkip`.
-pub(crate) static DEFRAG_NODE_EVICT_SKIP: Grammar =
-    Grammar::new(&["defragNodeEvictSkip"], |note: &Note<'_>| DefragNodeEvictSkip::parse(note.text).map(tf));
-
-/// Grammar of `DefragAbortNode`.
-pub(crate) static DEFRAG_ABORT_NODE: Grammar =
-    Grammar::new(&["defragAbortNode"], |note: &Note<'_>| DefragAbortNode::parse(note.text).map(tf));
-
-/// Grammar of `DefragConfigInvalid`.
-pub(crate) static DEFRAG_CONFIG_INVALID: Grammar =
-    Grammar::new(&["defragConfigInvalid"], |note: &Note<'_>| DefragConfigInvalid::parse(note.text).map(tf));
 
 #[cfg(test)]
 mod tests {

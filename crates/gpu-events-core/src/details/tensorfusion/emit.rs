@@ -5,13 +5,15 @@
 //! only where a row allows several (gang reporters, node-expansion outcomes, scale direction) does
 //! the details value decide, as TensorFusion's call sites do.
 
-use super::{ExpansionFailure, ExpansionOutcome, ScaleDirection, TensorFusionDetails};
+use super::{
+    ExpansionFailure, ExpansionOutcome, NodeExpansionCheck, NodeExpansionFailed, ResourceScaled, ScaleDirection,
+};
 use crate::EventType;
 use crate::reason::TensorFusionReason;
 
 /// What TensorFusion records together with a note: the reason, the event type and the action.
 ///
-/// Built by [`TensorFusionDetails::emission`] and [`TensorFusionReason::fixed_note`].
+/// Built by [`TensorFusionDetails::emission`](super::TensorFusionDetails::emission) and [`TensorFusionReason::fixed_note`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct Emission {
@@ -27,7 +29,7 @@ pub struct Emission {
 
 impl Emission {
     /// The row's own type and action (the first where there are several).
-    fn of(reason: TensorFusionReason) -> Emission {
+    pub(super) fn of(reason: TensorFusionReason) -> Emission {
         let info = reason.info();
         Emission {
             reason,
@@ -60,92 +62,37 @@ impl TensorFusionReason {
     }
 }
 
-impl TensorFusionDetails {
-    /// The reason, type and action TensorFusion main records this note with; `None` for the
-    /// formats only retired releases write (no current reason carries them).
-    ///
-    /// The gang variants decide the reporter's row (`gangMembersWaiting` is the gang manager's
-    /// `GangWaitingForMembers`, `gangWaitingInGroup` the scheduler plugin's), a node-expansion
-    /// check its action and type from the outcome (internal/scheduler/expander/handler.go:82-338),
-    /// a resource scale its direction.
-    pub fn emission(&self) -> Option<Emission> {
-        use TensorFusionDetails as D;
-        use TensorFusionReason as R;
-        let reason = match self {
-            D::PreScheduleDone(_) => R::PreScheduleDone,
-            D::ScheduleWithNativeGpu(_) => R::ScheduleWithNativeGPU,
-            D::GpuDeviceAllocated(_) => R::GPUDeviceAllocated,
-            D::GpuDeviceAllocatedFailed(_) => R::GPUDeviceAllocatedFailed,
-            D::PodIndexAllocationPending(_) => R::PodIndexAllocationPending,
-            D::CommitFailed(_) => R::CommitFailed,
-            D::ContainerGpuAllocationFailed(_) => R::ContainerGPUAllocationFailed,
-            D::GpuQuotaOrCapacityNotEnough(_) => R::GPUQuotaOrCapacityNotEnough,
-            D::PartitionTemplateMatchFailed(_) => R::PartitionTemplateMatchFailed,
-            D::GpuInterconnectTopologyUnsatisfied(_) => R::GPUInterconnectTopologyUnsatisfied,
-            D::GangWaitingInGroup(_) => R::GangWaitingForMembers,
-            D::GangMembersWaiting(_) => R::GangManagerWaitingForMembers,
-            D::GangMembersReady(_) => R::GangScheduled,
-            D::PodGroupScheduled(_) => R::GangManagerScheduled,
-            D::GangTimeout(_) => R::GangSchedulingTimeout,
-            D::PodGroupTimedOut(_) => R::GangManagerSchedulingTimeout,
-            D::GangStrictRejected(_) => R::GangStrictRejected,
-            D::NodeExpansionCheck(check) => {
-                let warning = matches!(
-                    check.outcome,
-                    ExpansionOutcome::NoGpuNodes | ExpansionOutcome::NonGpuIssue | ExpansionOutcome::ScheduleTimeout
-                );
-                let event_type = if warning { EventType::Warning } else { EventType::Normal };
-                return Some(Emission::of(R::NodeExpansionCheck).with(event_type, check.outcome.action()));
-            }
-            D::NodeExpansionCompleted(_) => R::NodeExpansionCompleted,
-            D::NodeExpansionFailed(failed) => {
-                let action = match failed.failure {
-                    ExpansionFailure::NoFittingNodeType => "Failed",
-                    ExpansionFailure::CreateGpuNodeClaim | ExpansionFailure::CreateNodeClaim => "CreateFailed",
-                };
-                return Some(Emission::of(R::NodeExpansionFailed).with(EventType::Warning, action));
-            }
-            D::NodeExpansionCandidateFailed(_) => R::NodeExpansionCandidateFailed,
-            D::NodeCreated(_) => R::ManagedNodeCreated,
-            D::Compaction(_) => R::Compaction,
-            D::MaxResourceConstraintReached(_) => R::MaxResourceConstraintReached,
-            D::DefragStarted(_) => R::DefragStarted,
-            D::DefragFinished(_) => R::DefragFinished,
-            D::DefragPodEvicted(_) => R::DefragPodEvicted,
-            D::DefragSkipMissingPdb(_) => R::DefragSkipMissingPDB,
-            D::DefragSkipPdbBlocked(_) => R::DefragSkipPDBBlocked,
-            D::DefragSkipUnschedulable(_) => R::DefragSkipUnschedulable,
-            D::DefragPodEvictFailed(_) => R::DefragPodEvictFailed,
-            D::DefragNodeEvictSkip(_) => R::DefragNodeEvictSkip,
-            D::DefragAbortNode(_) => R::DefragAbortNode,
-            D::DefragConfigInvalid(_) => R::DefragConfigInvalid,
-            D::HypervisorCrashLoopRecreate(_) => R::HypervisorCrashLoopRecreate,
-            D::DriverProbeFailed(_) => R::DriverProbeFailed,
-            D::ResourceScaled(scaled) => match scaled.direction {
-                ScaleDirection::Up => R::ResourceScaledUp,
-                ScaleDirection::Down => R::ResourceScaledDown,
-            },
-            D::WorkerSelected(_) => R::WorkerSelected,
-            D::WorkerSelectionFailed(_) => R::WorkerSelectionFailed,
-            D::ConnectionReady(_) => R::ConnectionReady,
-            D::OrphanedNode(_)
-            | D::NodeProvisionerNotFound(_)
-            | D::NodeNotFound(_)
-            | D::CloudVendorParamEmpty(_)
-            | D::SelectingWorker(_)
-            | D::ScheduleGpuFailed(_)
-            | D::AlertThresholdReached(_)
-            | D::WorkerFailed(_)
-            | D::RawError(_) => return None,
-        };
-        Some(Emission::of(reason))
-    }
+/// `NodeExpansionCheck`: the action and the type follow the outcome (handler.go:82-338).
+pub(super) fn check_emission(check: &NodeExpansionCheck) -> Emission {
+    let warning = matches!(
+        check.outcome,
+        ExpansionOutcome::NoGpuNodes | ExpansionOutcome::NonGpuIssue | ExpansionOutcome::ScheduleTimeout
+    );
+    let event_type = if warning { EventType::Warning } else { EventType::Normal };
+    Emission::of(TensorFusionReason::NodeExpansionCheck).with(event_type, check.outcome.action())
+}
+
+/// `NodeExpansionFailed`: no fitting node type is `Failed`, a claim that could not be created `CreateFailed`.
+pub(super) fn failure_emission(failed: &NodeExpansionFailed) -> Emission {
+    let action = match failed.failure {
+        ExpansionFailure::NoFittingNodeType => "Failed",
+        ExpansionFailure::CreateGpuNodeClaim | ExpansionFailure::CreateNodeClaim => "CreateFailed",
+    };
+    Emission::of(TensorFusionReason::NodeExpansionFailed).with(EventType::Warning, action)
+}
+
+/// `ResourceScaledUp` or `ResourceScaledDown`, by the direction.
+pub(super) fn scale_emission(scaled: &ResourceScaled) -> Emission {
+    Emission::of(match scaled.direction {
+        ScaleDirection::Up => TensorFusionReason::ResourceScaledUp,
+        ScaleDirection::Down => TensorFusionReason::ResourceScaledDown,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::details::tensorfusion::{GangMembersWaiting, NodeExpansionCheck, NoteWording};
+    use crate::details::tensorfusion::{GangMembersWaiting, NodeExpansionCheck, NoteWording, TensorFusionDetails};
 
     #[test]
     fn rows_decide_where_they_can_and_details_where_they_must() {

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::super::template::{Arg, captures, fill};
 use super::super::{Grammar, Note};
-use super::tf;
+use crate::details::Details;
 
 /// What the node expander concluded for a pending Pod; named after the event's `action`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -343,23 +343,9 @@ single_format! {
 }
 
 /// Grammar of `NodeExpansionCheck` (uses the event's `action`).
-pub(crate) static NODE_EXPANSION_CHECK: Grammar = Grammar::new(&["nodeExpansionCheck"], |note: &Note<'_>| {
-    NodeExpansionCheck::parse_with_action(note.text, note.action).map(tf)
+pub(crate) static NODE_EXPANSION_CHECK: Grammar = Grammar::new(&[NodeExpansionCheck::KIND], |note: &Note<'_>| {
+    NodeExpansionCheck::parse_with_action(note.text, note.action).map(Details::from)
 });
-
-/// Grammar of `NodeExpansionCompleted`.
-pub(crate) static NODE_EXPANSION_COMPLETED: Grammar =
-    Grammar::new(&["nodeExpansionCompleted"], |note: &Note<'_>| NodeExpansionCompleted::parse(note.text).map(tf));
-
-/// Grammar of `NodeExpansionFailed`.
-pub(crate) static NODE_EXPANSION_FAILED: Grammar =
-    Grammar::new(&["nodeExpansionFailed"], |note: &Note<'_>| NodeExpansionFailed::parse(note.text).map(tf));
-
-/// Grammar of `NodeExpansionCandidateFailed`.
-pub(crate) static NODE_EXPANSION_CANDIDATE_FAILED: Grammar =
-    Grammar::new(&["nodeExpansionCandidateFailed"], |note: &Note<'_>| {
-        NodeExpansionCandidateFailed::parse(note.text).map(tf)
-    });
 
 #[cfg(test)]
 mod tests {

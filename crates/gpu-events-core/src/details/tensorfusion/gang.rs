@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::super::template::{Arg, fill};
 use super::super::{Grammar, Note};
-use super::{go_uint, rcaptures, tf};
+use super::{go_uint, rcaptures};
+use crate::details::Details;
 
 /// A gang's group key (`PodGroupKey`, internal/gang/types.go:28-48 @3e0a490), kept verbatim and
 /// split best-effort.
@@ -207,30 +208,33 @@ impl GangStrictRejected {
 /// Grammar of `GangWaitingForMembers` from either reporter (plugin group note or gang manager
 /// counts).
 pub(crate) static GANG_MEMBERS_WAITING: Grammar =
-    Grammar::new(&["gangMembersWaiting", "gangWaitingInGroup"], |note: &Note<'_>| {
-        GangMembersWaiting::parse(note.text).map(tf).or_else(|| GangWaitingInGroup::parse(note.text).map(tf))
+    Grammar::new(&[GangMembersWaiting::KIND, GangWaitingInGroup::KIND], |note: &Note<'_>| {
+        GangMembersWaiting::parse(note.text)
+            .map(Details::from)
+            .or_else(|| GangWaitingInGroup::parse(note.text).map(Details::from))
     });
 
 /// Grammar of `GangScheduled` from either reporter.
 pub(crate) static GANG_SCHEDULED: Grammar =
-    Grammar::new(&["gangMembersReady", "podGroupScheduled"], |note: &Note<'_>| {
-        GangMembersReady::parse(note.text).map(tf).or_else(|| PodGroupScheduled::parse(note.text).map(tf))
+    Grammar::new(&[GangMembersReady::KIND, PodGroupScheduled::KIND], |note: &Note<'_>| {
+        GangMembersReady::parse(note.text)
+            .map(Details::from)
+            .or_else(|| PodGroupScheduled::parse(note.text).map(Details::from))
     });
 
 /// Grammar of `GangSchedulingTimeout` from either reporter.
 pub(crate) static GANG_SCHEDULING_TIMEOUT: Grammar =
-    Grammar::new(&["gangTimeout", "podGroupTimedOut"], |note: &Note<'_>| {
-        GangTimeout::parse(note.text).map(tf).or_else(|| PodGroupTimedOut::parse(note.text).map(tf))
+    Grammar::new(&[GangTimeout::KIND, PodGroupTimedOut::KIND], |note: &Note<'_>| {
+        GangTimeout::parse(note.text)
+            .map(Details::from)
+            .or_else(|| PodGroupTimedOut::parse(note.text).map(Details::from))
     });
-
-/// Grammar of `GangStrictRejected`.
-pub(crate) static GANG_STRICT_REJECTED: Grammar =
-    Grammar::new(&["gangStrictRejected"], |note: &Note<'_>| GangStrictRejected::parse(note.text).map(tf));
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::details::Details;
+    use crate::details::tensorfusion::GANG_STRICT_REJECTED;
 
     fn round_trip(grammar: &Grammar, note: &str) -> Details {
         let details = grammar.parse(&Note::new(note));

@@ -36,7 +36,7 @@ mod scheduling;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::Details;
+use super::{Details, Grammar, Note};
 
 pub use connection::{ConnectionReady, ConnectionUrl, ResourceScaled, ScaleDirection};
 pub use connection::{WorkerSelected, WorkerSelectionFailed};
@@ -68,33 +68,34 @@ pub use scheduling::{
     ScheduleWithNativeGpu,
 };
 
-pub(crate) use connection::{
-    CONNECTION_READY, RESOURCE_SCALED_DOWN, RESOURCE_SCALED_UP, WORKER_SELECTED, WORKER_SELECTION_FAILED,
-};
-pub(crate) use defrag::{
-    DEFRAG_ABORT_NODE, DEFRAG_CONFIG_INVALID, DEFRAG_FINISHED, DEFRAG_NODE_EVICT_SKIP, DEFRAG_POD_EVICT_FAILED,
-    DEFRAG_POD_EVICTED, DEFRAG_SKIP_MISSING_PDB, DEFRAG_SKIP_PDB_BLOCKED, DEFRAG_SKIP_UNSCHEDULABLE, DEFRAG_STARTED,
-};
-pub(crate) use expansion::{
-    NODE_EXPANSION_CANDIDATE_FAILED, NODE_EXPANSION_CHECK, NODE_EXPANSION_COMPLETED, NODE_EXPANSION_FAILED,
-};
-pub(crate) use gang::{GANG_MEMBERS_WAITING, GANG_SCHEDULED, GANG_SCHEDULING_TIMEOUT, GANG_STRICT_REJECTED};
-pub(crate) use node::{DRIVER_PROBE_FAILED, HYPERVISOR_CRASH_LOOP_RECREATE};
-pub(crate) use pool::{COMPACTION, MAX_RESOURCE_CONSTRAINT_REACHED, NODE_CREATED};
-pub(crate) use retired::{
-    ALERT_THRESHOLD_REACHED, CLOUD_VENDOR_PARAM_EMPTY, NODE_NOT_FOUND, NODE_PROVISIONER_NOT_FOUND, ORPHANED_NODE,
-    RAW_ERROR, SCHEDULE_GPU_FAILED, SELECTING_WORKER, WORKER_FAILED,
-};
-pub(crate) use scheduling::{
-    COMMIT_FAILED, CONTAINER_GPU_ALLOCATION_FAILED, GPU_DEVICE_ALLOCATED, GPU_DEVICE_ALLOCATED_FAILED,
-    GPU_INTERCONNECT_TOPOLOGY_UNSATISFIED, GPU_QUOTA_OR_CAPACITY_NOT_ENOUGH, PARTITION_TEMPLATE_MATCH_FAILED,
-    POD_INDEX_ALLOCATION_PENDING, PRE_SCHEDULE_DONE, SCHEDULE_WITH_NATIVE_GPU,
-};
+pub(crate) use connection::{RESOURCE_SCALED_DOWN, RESOURCE_SCALED_UP};
+pub(crate) use expansion::NODE_EXPANSION_CHECK;
+pub(crate) use gang::{GANG_MEMBERS_WAITING, GANG_SCHEDULED, GANG_SCHEDULING_TIMEOUT};
 
-/// Declares [`TensorFusionDetails`] from one list, so the variants, their JSON `kind`, `kind()`,
-/// `render()` and the `From` conversions cannot drift apart.
+/// Declares [`TensorFusionDetails`] from one list: each row is the one declaration of a TensorFusion
+/// note format, with its variant (the struct of the same name), its JSON `kind`, the `Grammar` static the
+/// catalogue row points at (when the grammar is the struct's own `parse`), what TensorFusion records it
+/// with (`emits (Reason)`: the catalogue row's type and action; `emits (by f)`: `f` decides from the
+/// value; `emits (retired)`: only retired releases write it) and the kind of object it is recorded on.
+///
+/// Derived from the list: the enum and its serde tags, `kind()`, `render()`, `KINDS`, each struct's
+/// `KIND`, the `From` conversions, the statics, [`TensorFusionDetails::emission`] and the exported
+/// [`for_each_tensorfusion_note!`](crate::for_each_tensorfusion_note) macro the recorder derives its
+/// `Publishable` impls from. The leading `$` is the dollar sign the exported macro's own matchers need.
 macro_rules! tensorfusion_details {
-    ($($(#[doc = $doc:literal])+ $Variant:ident => $kind:literal,)+) => {
+    (@emit $details:ident, (retired)) => {{ let _ = $details; None }};
+    (@emit $details:ident, (by $decide:ident)) => { Some(emit::$decide($details)) };
+    (@emit $details:ident, ($Reason:ident)) => {{
+        let _ = $details;
+        Some(Emission::of(crate::reason::TensorFusionReason::$Reason))
+    }};
+    (
+        $d:tt
+        $(
+            $(#[doc = $doc:literal])+
+            $Variant:ident => $kind:literal $(, grammar $GRAMMAR:ident)?, emits $emit:tt $(on $Regarding:ident)?;
+        )+
+    ) => {
         /// Details of TensorFusion notes, one variant per note format (`kind` in JSON).
         ///
         /// `#[non_exhaustive]`: variants may be added.
@@ -126,127 +127,167 @@ macro_rules! tensorfusion_details {
 
             /// Every `kind` value, in declaration order.
             pub const KINDS: &'static [&'static str] = &[$($kind),+];
+
+            /// The reason, type and action TensorFusion main records this note with; `None` for the
+            /// formats only retired releases write (no current reason carries them).
+            ///
+            /// Most formats have one row whose type and action are the catalogue's; the gang variants name
+            /// their reporter's row (`gangMembersWaiting` is the gang manager's `GangWaitingForMembers`,
+            /// `gangWaitingInGroup` the scheduler plugin's), and a node-expansion check or failure and a
+            /// resource scale decide from their value (internal/scheduler/expander/handler.go:82-338).
+            pub fn emission(&self) -> Option<Emission> {
+                match self {
+                    $(TensorFusionDetails::$Variant(details) => tensorfusion_details!(@emit details, $emit),)+
+                }
+            }
         }
 
         /// The variant names, in declaration order (to check that each `kind` is its variant's
         /// name in camelCase).
         #[cfg(test)]
-        const VARIANTS: &[&str] = &[$(stringify!($Variant)),+];
+        impl TensorFusionDetails {
+            pub(crate) const VARIANTS: &'static [&'static str] = &[$(stringify!($Variant)),+];
+        }
 
         $(
+            impl $Variant {
+                #[doc = concat!("The `kind` of this details type in JSON: `", $kind, "`.")]
+                pub const KIND: &'static str = $kind;
+            }
+
             impl From<$Variant> for TensorFusionDetails {
                 fn from(details: $Variant) -> Self {
                     TensorFusionDetails::$Variant(details)
                 }
             }
+
+            impl From<$Variant> for Details {
+                fn from(details: $Variant) -> Self {
+                    Details::TensorFusion(TensorFusionDetails::$Variant(details))
+                }
+            }
+
+            $(
+                #[doc = concat!("Grammar producing `", $kind, "`: [`", stringify!($Variant), "::parse`] on the note.")]
+                pub(crate) static $GRAMMAR: Grammar =
+                    Grammar::new(&[$kind], |note: &Note<'_>| $Variant::parse(note.text).map(Details::from));
+            )?
         )+
+
+        /// Calls `$callback! { Details => Regarding; ... }` with every TensorFusion details type that a current
+        /// reason records, and the kind of object it is recorded on (`Pod`, `GpuPool`, `GpuNode`, `Job`,
+        /// `TensorFusionWorkload`, `TensorFusionConnection`), from the one list in
+        /// `gpu_events_core::details::tensorfusion`. `gpu-events-recorder` derives its `Publishable` impls
+        /// from it; a details type added there is publishable with no other change.
+        #[macro_export]
+        macro_rules! for_each_tensorfusion_note {
+            ($d callback:ident) => {
+                $d callback! { $($($Variant => $Regarding;)?)+ }
+            };
+        }
     };
 }
 
 tensorfusion_details! {
+    $
     /// `PreScheduleDone`: `TensorFusion pre schedule done, valid GPU node count: %d`.
-    PreScheduleDone => "preScheduleDone",
+    PreScheduleDone => "preScheduleDone", grammar PRE_SCHEDULE_DONE, emits (PreScheduleDone) on Pod;
     /// `ScheduleWithNativeGPU`: `use native GPU resources, available native GPU nodes: %d`.
-    ScheduleWithNativeGpu => "scheduleWithNativeGpu",
+    ScheduleWithNativeGpu => "scheduleWithNativeGpu", grammar SCHEDULE_WITH_NATIVE_GPU, emits (ScheduleWithNativeGPU) on Pod;
     /// `GPUDeviceAllocated`: `Attach TensorFusion GPU device IDs to Pod: %s`.
-    GpuDeviceAllocated => "gpuDeviceAllocated",
+    GpuDeviceAllocated => "gpuDeviceAllocated", grammar GPU_DEVICE_ALLOCATED, emits (GPUDeviceAllocated) on Pod;
     /// `GPUDeviceAllocatedFailed`: `Can not add GPU device IDs: %s`.
-    GpuDeviceAllocatedFailed => "gpuDeviceAllocatedFailed",
+    GpuDeviceAllocatedFailed => "gpuDeviceAllocatedFailed", grammar GPU_DEVICE_ALLOCATED_FAILED, emits (GPUDeviceAllocatedFailed) on Pod;
     /// `PodIndexAllocationPending`: `Index %d will be patched into pod after released by other pod on the same node: %s`.
-    PodIndexAllocationPending => "podIndexAllocationPending",
+    PodIndexAllocationPending => "podIndexAllocationPending", grammar POD_INDEX_ALLOCATION_PENDING, emits (PodIndexAllocationPending) on Pod;
     /// `CommitFailed`: `Commit failed for pod %s after retries: %v`.
-    CommitFailed => "commitFailed",
+    CommitFailed => "commitFailed", grammar COMMIT_FAILED, emits (CommitFailed) on Pod;
     /// `ContainerGPUAllocationFailed`: `Error: %v`.
-    ContainerGpuAllocationFailed => "containerGpuAllocationFailed",
+    ContainerGpuAllocationFailed => "containerGpuAllocationFailed", grammar CONTAINER_GPU_ALLOCATION_FAILED, emits (ContainerGPUAllocationFailed) on Pod;
     /// `GPUQuotaOrCapacityNotEnough`: `TensorFusion schedule failed, no enough resource or quotas: <error>`.
-    GpuQuotaOrCapacityNotEnough => "gpuQuotaOrCapacityNotEnough",
+    GpuQuotaOrCapacityNotEnough => "gpuQuotaOrCapacityNotEnough", grammar GPU_QUOTA_OR_CAPACITY_NOT_ENOUGH, emits (GPUQuotaOrCapacityNotEnough) on Pod;
     /// `PartitionTemplateMatchFailed`: `Failed to match partition template: <error>`.
-    PartitionTemplateMatchFailed => "partitionTemplateMatchFailed",
+    PartitionTemplateMatchFailed => "partitionTemplateMatchFailed", grammar PARTITION_TEMPLATE_MATCH_FAILED, emits (PartitionTemplateMatchFailed) on Pod;
     /// `GPUInterconnectTopologyUnsatisfied`: `No node satisfies GPU topology constraint (mode=hard, maxTier=%d)`.
-    GpuInterconnectTopologyUnsatisfied => "gpuInterconnectTopologyUnsatisfied",
+    GpuInterconnectTopologyUnsatisfied => "gpuInterconnectTopologyUnsatisfied", grammar GPU_INTERCONNECT_TOPOLOGY_UNSATISFIED, emits (GPUInterconnectTopologyUnsatisfied) on Pod;
     /// `GangWaitingForMembers` from the scheduler plugin: `Waiting for other members in group %s`.
-    GangWaitingInGroup => "gangWaitingInGroup",
+    GangWaitingInGroup => "gangWaitingInGroup", emits (GangWaitingForMembers) on Pod;
     /// `GangWaitingForMembers` from `GangScheduler`: `Waiting for gang members: %d/%d ready`.
-    GangMembersWaiting => "gangMembersWaiting",
+    GangMembersWaiting => "gangMembersWaiting", emits (GangManagerWaitingForMembers) on Pod;
     /// `GangScheduled` from the scheduler plugin: `All gang members ready for group %s`.
-    GangMembersReady => "gangMembersReady",
+    GangMembersReady => "gangMembersReady", emits (GangScheduled) on Pod;
     /// `GangScheduled` from `GangScheduler`: `Pod group %s scheduled with %d members`.
-    PodGroupScheduled => "podGroupScheduled",
+    PodGroupScheduled => "podGroupScheduled", emits (GangManagerScheduled) on Pod;
     /// `GangSchedulingTimeout` from the scheduler plugin: `Gang scheduling timeout for group %s`.
-    GangTimeout => "gangTimeout",
+    GangTimeout => "gangTimeout", emits (GangSchedulingTimeout) on Pod;
     /// `GangSchedulingTimeout` from `GangScheduler`: `Pod group %s timed out with %d/%d members ready`.
-    PodGroupTimedOut => "podGroupTimedOut",
+    PodGroupTimedOut => "podGroupTimedOut", emits (GangManagerSchedulingTimeout) on Pod;
     /// `GangStrictRejected`: `Gang group %s rejected because member %s could not be scheduled`.
-    GangStrictRejected => "gangStrictRejected",
+    GangStrictRejected => "gangStrictRejected", grammar GANG_STRICT_REJECTED, emits (GangStrictRejected) on Pod;
     /// `NodeExpansionCheck`: the outcome (from the action and the note's wording) and the error.
-    NodeExpansionCheck => "nodeExpansionCheck",
+    NodeExpansionCheck => "nodeExpansionCheck", emits (by check_emission) on Pod;
     /// `NodeExpansionCompleted`: `created new GPUNodeClaim|NodeClaim for node expansion: %s`.
-    NodeExpansionCompleted => "nodeExpansionCompleted",
+    NodeExpansionCompleted => "nodeExpansionCompleted", grammar NODE_EXPANSION_COMPLETED, emits (NodeExpansionCompleted) on Pod;
     /// `NodeExpansionFailed`: no fitting node type, or a claim creation error.
-    NodeExpansionFailed => "nodeExpansionFailed",
+    NodeExpansionFailed => "nodeExpansionFailed", grammar NODE_EXPANSION_FAILED, emits (by failure_emission) on Pod;
     /// `NodeExpansionCandidateFailed`: `Karpenter NodeClaim %s failed due to insufficient capacity; …`.
-    NodeExpansionCandidateFailed => "nodeExpansionCandidateFailed",
+    NodeExpansionCandidateFailed => "nodeExpansionCandidateFailed", grammar NODE_EXPANSION_CANDIDATE_FAILED, emits (NodeExpansionCandidateFailed) on Pod;
     /// `ManagedNodeCreated` and the retired `GPUNodeCreated`: `Created node: %s, IP: %s`.
-    NodeCreated => "nodeCreated",
+    NodeCreated => "nodeCreated", grammar NODE_CREATED, emits (ManagedNodeCreated) on GpuPool;
     /// `Compaction`: `Node %s is empty and deletion won't impact warm-up capacity, try terminating it`.
-    Compaction => "compaction",
+    Compaction => "compaction", grammar COMPACTION, emits (Compaction) on GpuPool;
     /// `MaxResourceConstraintReached`: `Max resource constraint can not be satisfied, can not scale up: %v`.
-    MaxResourceConstraintReached => "maxResourceConstraintReached",
+    MaxResourceConstraintReached => "maxResourceConstraintReached", grammar MAX_RESOURCE_CONSTRAINT_REACHED, emits (MaxResourceConstraintReached) on GpuPool;
     /// `DefragStarted`: `defrag step started at %s`.
-    DefragStarted => "defragStarted",
+    DefragStarted => "defragStarted", grammar DEFRAG_STARTED, emits (DefragStarted) on GpuPool;
     /// `DefragFinished`: `defrag step finished: candidates=%d … deadline=%t`.
-    DefragFinished => "defragFinished",
+    DefragFinished => "defragFinished", grammar DEFRAG_FINISHED, emits (DefragFinished) on GpuPool;
     /// `DefragPodEvicted`: `evicted pod %s/%s on node %s for defrag`.
-    DefragPodEvicted => "defragPodEvicted",
+    DefragPodEvicted => "defragPodEvicted", grammar DEFRAG_POD_EVICTED, emits (DefragPodEvicted) on GpuPool;
     /// `DefragSkipMissingPDB`: `node %s skipped from defrag: pod %s/%s has no PodDisruptionBudget covering it; …`.
-    DefragSkipMissingPdb => "defragSkipMissingPdb",
+    DefragSkipMissingPdb => "defragSkipMissingPdb", grammar DEFRAG_SKIP_MISSING_PDB, emits (DefragSkipMissingPDB) on GpuPool;
     /// `DefragSkipPDBBlocked`: `node %s skipped before eviction: %s`.
-    DefragSkipPdbBlocked => "defragSkipPdbBlocked",
+    DefragSkipPdbBlocked => "defragSkipPdbBlocked", grammar DEFRAG_SKIP_PDB_BLOCKED, emits (DefragSkipPDBBlocked) on GpuPool;
     /// `DefragSkipUnschedulable`: `node %s skipped: %s` with the placement summary.
-    DefragSkipUnschedulable => "defragSkipUnschedulable",
+    DefragSkipUnschedulable => "defragSkipUnschedulable", grammar DEFRAG_SKIP_UNSCHEDULABLE, emits (DefragSkipUnschedulable) on GpuPool;
     /// `DefragPodEvictFailed`: three forms, all ending `(node eviction aborted)`.
-    DefragPodEvictFailed => "defragPodEvictFailed",
+    DefragPodEvictFailed => "defragPodEvictFailed", grammar DEFRAG_POD_EVICT_FAILED, emits (DefragPodEvictFailed) on GpuPool;
     /// `DefragNodeEvictSkip`: `node %s added to defrag evict-skip list after eviction failure: %v`.
-    DefragNodeEvictSkip => "defragNodeEvictSkip",
+    DefragNodeEvictSkip => "defragNodeEvictSkip", grammar DEFRAG_NODE_EVICT_SKIP, emits (DefragNodeEvictSkip) on GpuPool;
     /// `DefragAbortNode`: three forms (simulation error, preflight failure, eviction aborted).
-    DefragAbortNode => "defragAbortNode",
+    DefragAbortNode => "defragAbortNode", grammar DEFRAG_ABORT_NODE, emits (DefragAbortNode) on GpuPool;
     /// `DefragConfigInvalid`: `defrag disabled: %v`.
-    DefragConfigInvalid => "defragConfigInvalid",
+    DefragConfigInvalid => "defragConfigInvalid", grammar DEFRAG_CONFIG_INVALID, emits (DefragConfigInvalid) on GpuPool;
     /// `HypervisorCrashLoopRecreate`: `Hypervisor pod %s deleted for recreation: container %s restarted %d times (threshold %d)`.
-    HypervisorCrashLoopRecreate => "hypervisorCrashLoopRecreate",
+    HypervisorCrashLoopRecreate => "hypervisorCrashLoopRecreate", grammar HYPERVISOR_CRASH_LOOP_RECREATE, emits (HypervisorCrashLoopRecreate) on GpuNode;
     /// `DriverProbeFailed`: `Driver probe job failed after %d attempts`.
-    DriverProbeFailed => "driverProbeFailed",
+    DriverProbeFailed => "driverProbeFailed", grammar DRIVER_PROBE_FAILED, emits (DriverProbeFailed) on Job;
     /// `ResourceScaledUp` / `ResourceScaledDown`: `Resources scaled up|down: Compute %s->%s, VRAM %s->%s`.
-    ResourceScaled => "resourceScaled",
+    ResourceScaled => "resourceScaled", emits (by scale_emission) on TensorFusionWorkload;
     /// `WorkerSelected`: `Worker %s successfully selected for connection`.
-    WorkerSelected => "workerSelected",
+    WorkerSelected => "workerSelected", grammar WORKER_SELECTED, emits (WorkerSelected) on TensorFusionConnection;
     /// `WorkerSelectionFailed`: `Failed to select worker: %v`.
-    WorkerSelectionFailed => "workerSelectionFailed",
+    WorkerSelectionFailed => "workerSelectionFailed", grammar WORKER_SELECTION_FAILED, emits (WorkerSelectionFailed) on TensorFusionConnection;
     /// `ConnectionReady`: `Connection URL: %s`.
-    ConnectionReady => "connectionReady",
+    ConnectionReady => "connectionReady", grammar CONNECTION_READY, emits (ConnectionReady) on TensorFusionConnection;
     /// Retired `OrphanedNode`: `provisioned node not found|without instanceID, …: %s`.
-    OrphanedNode => "orphanedNode",
+    OrphanedNode => "orphanedNode", grammar ORPHANED_NODE, emits (retired);
     /// Retired `NodeProvisionerNotFound`: two forms.
-    NodeProvisionerNotFound => "nodeProvisionerNotFound",
+    NodeProvisionerNotFound => "nodeProvisionerNotFound", grammar NODE_PROVISIONER_NOT_FOUND, emits (retired);
     /// Retired `NodeNotFound`: fixed text plus Go's `%!(EXTRA string=…)` artefact.
-    NodeNotFound => "nodeNotFound",
+    NodeNotFound => "nodeNotFound", grammar NODE_NOT_FOUND, emits (retired);
     /// Retired `CloudVendorParamEmpty`: `cloud vendor param is empty, but manage mode is provisioned: %s`.
-    CloudVendorParamEmpty => "cloudVendorParamEmpty",
+    CloudVendorParamEmpty => "cloudVendorParamEmpty", grammar CLOUD_VENDOR_PARAM_EMPTY, emits (retired);
     /// Retired `SelectingWorker`: `Selecting worker for connection %s`.
-    SelectingWorker => "selectingWorker",
+    SelectingWorker => "selectingWorker", grammar SELECTING_WORKER, emits (retired);
     /// Retired `ScheduleGPUFailed`: `Failed to schedule GPU: %v`.
-    ScheduleGpuFailed => "scheduleGpuFailed",
+    ScheduleGpuFailed => "scheduleGpuFailed", grammar SCHEDULE_GPU_FAILED, emits (retired);
     /// Retired `AlertThresholdReached`: usage-over-threshold items.
-    AlertThresholdReached => "alertThresholdReached",
+    AlertThresholdReached => "alertThresholdReached", grammar ALERT_THRESHOLD_REACHED, emits (retired);
     /// Retired `WorkerFailed`: `Failed workers num: %d` (earlier `Failed workers: %d`).
-    WorkerFailed => "workerFailed",
+    WorkerFailed => "workerFailed", grammar WORKER_FAILED, emits (retired);
     /// Retired `CheckComponentStatusError` / `UpdateClusterStatusError`: the raw error text.
-    RawError => "rawError",
-}
-
-/// Wrap a TensorFusion details value for a grammar.
-fn tf(details: impl Into<TensorFusionDetails>) -> Details {
-    Details::TensorFusion(details.into())
+    RawError => "rawError", grammar RAW_ERROR, emits (retired);
 }
 
 /// A number as Go's `%d` prints an unsigned value: ASCII digits, no sign, no leading zero.
@@ -411,21 +452,5 @@ mod tests {
         assert_eq!(take_quoted("bare"), None);
         // `\a` is valid Go but would be written back differently: not canonical.
         assert_eq!(take_quoted(r#""\a""#), None);
-    }
-
-    #[test]
-    fn kinds_match_the_json_tag() {
-        let details = TensorFusionDetails::from(GangMembersWaiting::new(2, 4));
-        let json = serde_json::to_value(&details).unwrap();
-        assert_eq!(json["kind"], details.kind());
-        let mut seen = std::collections::HashSet::new();
-        for kind in TensorFusionDetails::KINDS {
-            assert!(seen.insert(kind), "duplicate kind {kind}");
-        }
-        assert_eq!(VARIANTS.len(), TensorFusionDetails::KINDS.len());
-        for (variant, kind) in VARIANTS.iter().zip(TensorFusionDetails::KINDS) {
-            let camel = variant[..1].to_lowercase() + &variant[1..];
-            assert_eq!(&camel, kind);
-        }
     }
 }

@@ -1,8 +1,5 @@
 //! The GPUNode controller (`GPUNode`, internal/controller/gpunode_controller.go @3e0a490).
 
-use super::super::{Grammar, Note};
-use super::tf;
-
 single_format! {
     /// The node's hypervisor Pod crash-looped past the threshold and was deleted to be recreated
     /// (gpunode_controller.go:494 @3e0a490).
@@ -35,16 +32,6 @@ single_format! {
     /// From the attempt count.
     new;
 }
-
-/// Grammar of `HypervisorCrashLoopRecreate`.
-pub(crate) static HYPERVISOR_CRASH_LOOP_RECREATE: Grammar =
-    Grammar::new(&["hypervisorCrashLoopRecreate"], |note: &Note<'_>| {
-        HypervisorCrashLoopRecreate::parse(note.text).map(tf)
-    });
-
-/// Grammar of `DriverProbeFailed`.
-pub(crate) static DRIVER_PROBE_FAILED: Grammar =
-    Grammar::new(&["driverProbeFailed"], |note: &Note<'_>| DriverProbeFailed::parse(note.text).map(tf));
 
 #[cfg(test)]
 mod tests {

@@ -6,8 +6,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::super::template::{Arg, captures, fill};
-use super::super::{Grammar, Note};
-use super::tf;
 
 /// A new GPU node was provisioned for the pool (`ManagedNodeCreated`,
 /// gpunodeclaim_controller.go:159 @3e0a490; before PR #52 the same note had reason
@@ -168,20 +166,6 @@ single_format! {
         }
     }
 }
-
-/// Grammar of `ManagedNodeCreated` and the retired `GPUNodeCreated`.
-pub(crate) static NODE_CREATED: Grammar =
-    Grammar::new(&["nodeCreated"], |note: &Note<'_>| NodeCreated::parse(note.text).map(tf));
-
-/// Grammar of `Compaction`.
-pub(crate) static COMPACTION: Grammar =
-    Grammar::new(&["compaction"], |note: &Note<'_>| Compaction::parse(note.text).map(tf));
-
-/// Grammar of `MaxResourceConstraintReached`.
-pub(crate) static MAX_RESOURCE_CONSTRAINT_REACHED: Grammar =
-    Grammar::new(&["maxResourceConstraintReached"], |note: &Note<'_>| {
-        MaxResourceConstraintReached::parse(note.text).map(tf)
-    });
 
 #[cfg(test)]
 mod tests {

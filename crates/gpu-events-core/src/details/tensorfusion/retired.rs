@@ -6,8 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::super::template::{Arg, captures, fill};
-use super::super::{Grammar, Note};
-use super::{go_bool, go_uint, take_quoted, tf};
+use super::{go_bool, go_uint, take_quoted};
 
 /// Which `OrphanedNode` note.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -377,42 +376,6 @@ impl RawError {
         self.error.clone()
     }
 }
-
-/// Grammar of the retired `OrphanedNode`.
-pub(crate) static ORPHANED_NODE: Grammar =
-    Grammar::new(&["orphanedNode"], |note: &Note<'_>| OrphanedNode::parse(note.text).map(tf));
-
-/// Grammar of the retired `NodeProvisionerNotFound`.
-pub(crate) static NODE_PROVISIONER_NOT_FOUND: Grammar =
-    Grammar::new(&["nodeProvisionerNotFound"], |note: &Note<'_>| NodeProvisionerNotFound::parse(note.text).map(tf));
-
-/// Grammar of the retired `NodeNotFound`.
-pub(crate) static NODE_NOT_FOUND: Grammar =
-    Grammar::new(&["nodeNotFound"], |note: &Note<'_>| NodeNotFound::parse(note.text).map(tf));
-
-/// Grammar of the retired `CloudVendorParamEmpty`.
-pub(crate) static CLOUD_VENDOR_PARAM_EMPTY: Grammar =
-    Grammar::new(&["cloudVendorParamEmpty"], |note: &Note<'_>| CloudVendorParamEmpty::parse(note.text).map(tf));
-
-/// Grammar of the retired `SelectingWorker`.
-pub(crate) static SELECTING_WORKER: Grammar =
-    Grammar::new(&["selectingWorker"], |note: &Note<'_>| SelectingWorker::parse(note.text).map(tf));
-
-/// Grammar of the retired `ScheduleGPUFailed`.
-pub(crate) static SCHEDULE_GPU_FAILED: Grammar =
-    Grammar::new(&["scheduleGpuFailed"], |note: &Note<'_>| ScheduleGpuFailed::parse(note.text).map(tf));
-
-/// Grammar of the retired `AlertThresholdReached`.
-pub(crate) static ALERT_THRESHOLD_REACHED: Grammar =
-    Grammar::new(&["alertThresholdReached"], |note: &Note<'_>| AlertThresholdReached::parse(note.text).map(tf));
-
-/// Grammar of the retired `WorkerFailed`.
-pub(crate) static WORKER_FAILED: Grammar =
-    Grammar::new(&["workerFailed"], |note: &Note<'_>| WorkerFailed::parse(note.text).map(tf));
-
-/// Grammar of the retired `CheckComponentStatusError` and `UpdateClusterStatusError`.
-pub(crate) static RAW_ERROR: Grammar =
-    Grammar::new(&["rawError"], |note: &Note<'_>| RawError::parse(note.text).map(tf));
 
 #[cfg(test)]
 mod tests {

@@ -5,9 +5,9 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::super::Quantity;
 use super::super::template::{Arg, captures, fill};
-use super::super::{Grammar, Note, Quantity};
-use super::{go_uint, tf};
+use super::go_uint;
 
 single_format! {
     /// PreFilter done: how many nodes have at least one matching GPU (gpuresources.go:304 @3e0a490).
@@ -469,54 +469,6 @@ single_format! {
     /// From the tier.
     new;
 }
-
-/// Grammar of `PreScheduleDone`.
-pub(crate) static PRE_SCHEDULE_DONE: Grammar =
-    Grammar::new(&["preScheduleDone"], |note: &Note<'_>| PreScheduleDone::parse(note.text).map(tf));
-
-/// Grammar of `ScheduleWithNativeGPU`.
-pub(crate) static SCHEDULE_WITH_NATIVE_GPU: Grammar =
-    Grammar::new(&["scheduleWithNativeGpu"], |note: &Note<'_>| ScheduleWithNativeGpu::parse(note.text).map(tf));
-
-/// Grammar of `GPUDeviceAllocated`.
-pub(crate) static GPU_DEVICE_ALLOCATED: Grammar =
-    Grammar::new(&["gpuDeviceAllocated"], |note: &Note<'_>| GpuDeviceAllocated::parse(note.text).map(tf));
-
-/// Grammar of `GPUDeviceAllocatedFailed`.
-pub(crate) static GPU_DEVICE_ALLOCATED_FAILED: Grammar =
-    Grammar::new(&["gpuDeviceAllocatedFailed"], |note: &Note<'_>| GpuDeviceAllocatedFailed::parse(note.text).map(tf));
-
-/// Grammar of `PodIndexAllocationPending`.
-pub(crate) static POD_INDEX_ALLOCATION_PENDING: Grammar =
-    Grammar::new(&["podIndexAllocationPending"], |note: &Note<'_>| PodIndexAllocationPending::parse(note.text).map(tf));
-
-/// Grammar of `CommitFailed`.
-pub(crate) static COMMIT_FAILED: Grammar =
-    Grammar::new(&["commitFailed"], |note: &Note<'_>| CommitFailed::parse(note.text).map(tf));
-
-/// Grammar of `ContainerGPUAllocationFailed`.
-pub(crate) static CONTAINER_GPU_ALLOCATION_FAILED: Grammar =
-    Grammar::new(&["containerGpuAllocationFailed"], |note: &Note<'_>| {
-        ContainerGpuAllocationFailed::parse(note.text).map(tf)
-    });
-
-/// Grammar of `GPUQuotaOrCapacityNotEnough`.
-pub(crate) static GPU_QUOTA_OR_CAPACITY_NOT_ENOUGH: Grammar =
-    Grammar::new(&["gpuQuotaOrCapacityNotEnough"], |note: &Note<'_>| {
-        GpuQuotaOrCapacityNotEnough::parse(note.text).map(tf)
-    });
-
-/// Grammar of `PartitionTemplateMatchFailed`.
-pub(crate) static PARTITION_TEMPLATE_MATCH_FAILED: Grammar =
-    Grammar::new(&["partitionTemplateMatchFailed"], |note: &Note<'_>| {
-        PartitionTemplateMatchFailed::parse(note.text).map(tf)
-    });
-
-/// Grammar of `GPUInterconnectTopologyUnsatisfied`.
-pub(crate) static GPU_INTERCONNECT_TOPOLOGY_UNSATISFIED: Grammar =
-    Grammar::new(&["gpuInterconnectTopologyUnsatisfied"], |note: &Note<'_>| {
-        GpuInterconnectTopologyUnsatisfied::parse(note.text).map(tf)
-    });
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,120 @@
+//! Every catalogue grammar against the one declaration of the details kinds: the test over
+//! `Reason::all()` that replaces the per-family "each grammar lists its kinds" checks.
+//!
+//! A grammar is declared once in its family module (`details_family!` / `tensorfusion_details!`);
+//! these checks tie what the catalogue rows point at to what the families declare, so a grammar
+//! added to a family and a row touches nothing else.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use gpu_events_core::Reason;
+use gpu_events_core::details::{Details, EcosystemDetails, NodeDetails, Note, SchedulingDetails, TensorFusionDetails};
+
+/// Every declared kind, with the family that declares it.
+fn declared() -> BTreeMap<&'static str, &'static str> {
+    let mut kinds = BTreeMap::new();
+    for (family, list) in [
+        ("TensorFusion", TensorFusionDetails::KINDS),
+        ("Scheduling", SchedulingDetails::KINDS),
+        ("Node", NodeDetails::KINDS),
+        ("Ecosystem", EcosystemDetails::KINDS),
+    ] {
+        for kind in list {
+            assert!(kinds.insert(*kind, family).is_none(), "kind {kind} is declared twice");
+        }
+    }
+    kinds
+}
+
+#[test]
+fn every_grammar_lists_declared_kinds_and_every_declared_kind_has_a_grammar() {
+    let declared = declared();
+    let mut listed = BTreeSet::new();
+    for reason in Reason::all() {
+        let info = reason.info();
+        let Some(grammar) = info.grammar else { continue };
+        assert!(!grammar.kinds.is_empty(), "{}: a grammar producing nothing", info.id);
+        for kind in grammar.kinds {
+            assert!(declared.contains_key(kind), "{}: kind {kind} is declared by no family", info.id);
+            listed.insert(*kind);
+        }
+    }
+    let orphans: Vec<_> = declared.keys().filter(|k| !listed.contains(*k)).collect();
+    assert!(orphans.is_empty(), "kinds no catalogue grammar produces: {orphans:?}");
+}
+
+/// A note each grammar accepts, by catalogue id (`Source::Variant`): it parses into a kind the grammar lists and goes
+/// through JSON unchanged.
+const SAMPLES: &[(&str, &str)] = &[
+    ("Karpenter::Nominated", "Pod should schedule on: nodeclaim/a"),
+    ("Karpenter::Nominated", "Pod should schedule on: node/n"),
+    ("Karpenter::Nominated", "Pod should schedule on: machine/m, node/n"),
+    ("Karpenter::FailedScheduling", "Failed to schedule pod, did not tolerate taint (taint=a:NoSchedule)"),
+    ("Karpenter::DisruptionBlocked", "Node is nominated for a pending pod"),
+    ("Karpenter::InsufficientCapacityError", "NodeClaim a event: b"),
+    ("Karpenter::DisruptionLaunching", "Disrupting Node: Empty"),
+    ("Karpenter::Evicted", "Evicted pod: Empty"),
+    ("Karpenter::FailedDraining", "Failed to drain node, x"),
+    ("Karpenter::AwaitingVolumeDetachment", "Awaiting deletion of bound volumeattachments (a)"),
+    ("ClusterAutoscaler::TriggeredScaleUp", "pod triggered scale-up: [{g 1->2 (max: 3)}]"),
+    ("ClusterAutoscaler::NotTriggerScaleUp", "pod didn't trigger scale-up: 1 x"),
+    ("ClusterAutoscaler::ScaleDown", "deleting pod for node scale down"),
+    ("Kueue::Pending", "ClusterQueue a is inactive"),
+    ("Kueue::QuotaReserved", "Quota reserved in ClusterQueue a, wait time since queued was 1s"),
+    ("Kueue::Admitted", "Admitted by ClusterQueue a, wait time since reservation was 0s"),
+    ("Kueue::Preempted", "Preempted by another workload in the cohort"),
+    ("Kueue::PreemptedWorkload", "Preempted workload a/b (UID: u) in ClusterQueue c"),
+    ("Kueue::EvictedDueTo", "The ClusterQueue is stopped"),
+    ("Kueue::CreatedWorkload", "Created Workload: a/b"),
+    ("Kueue::Started", "Admitted by clusterQueue a"),
+    ("Kueue::FinishedWorkload", "Workload 'a/b' is declared finished"),
+    ("NvidiaGpuOperator::GPUDriverUpgrade", "Successfully drained the node"),
+    (
+        "AscendDevicePlugin::Occur",
+        "device fault, nodeName:n, assertion:Notice, cardID:0, deviceID:0, faultCodes:A, faultLevelName:L, alarmRaisedTime:t",
+    ),
+    ("KubeScheduler::Scheduled", "Successfully assigned a/b to n"),
+    ("KubeScheduler::FailedScheduling", "0/1 nodes are available: 1 Insufficient cpu."),
+    ("KubeScheduler::FailedScheduling", "no nodes available to schedule pods"),
+    ("KubeScheduler::FailedScheduling", "skip schedule deleting pod: a/b"),
+    ("KubeScheduler::FailedScheduling", "running Bind plugin \"B\": e"),
+    ("KubeScheduler::FailedScheduling", "binding rejected: x"),
+    ("KubeScheduler::Preempted", "Preempted by a pod on node n"),
+    ("Volcano::FailedScheduling", "0/1 nodes are unavailable: 1 Insufficient cpu."),
+    ("Volcano::FailedScheduling", "pod group is not ready, 1 Pending, 1 minAvailable"),
+    ("Volcano::FailedScheduling", "Pod a/b can possibly be assigned to n, once minAvailable is satisfied"),
+    ("Volcano::FailedScheduling", "something else"),
+    ("Volcano::Unschedulable", "1/1 tasks in gang unschedulable: pod group is not ready, 1 Pending, 1 minAvailable"),
+    ("Volcano::Unschedulable", "queue resource quota insufficient"),
+    ("Volcano::PodGroupPending", "PodGroup a:b unschedule,reason: x"),
+    (
+        "KaiScheduler::Unschedulable",
+        "No nodes with enough resources were found: 2 node(s) didn't have enough resources: GPUs.",
+    ),
+    ("Hami::FilteringFailed", "no available node, 3 nodes do not meet"),
+    ("Hami::FilteringFailed", "2 nodes CardInsufficientMemory(a,b)"),
+    ("Hami::FilteringFailed", "does not request any resource"),
+    ("Hami::FilteringSucceed", "find fit node(a), 0 nodes not fit, 1 nodes fit(a:1.00)"),
+    ("Hami::BindingSucceed", "Successfully binding node [a] to b/c"),
+    ("Hami::BindingFailed", "failed to get node a"),
+];
+
+#[test]
+fn each_grammar_produces_a_kind_it_lists_and_round_trips() {
+    for (reason, note) in SAMPLES {
+        let info = Reason::all()
+            .iter()
+            .map(|r| r.info())
+            .find(|info| info.id == *reason)
+            .unwrap_or_else(|| panic!("{reason} not in the catalogue"));
+        let grammar = info.grammar.unwrap_or_else(|| panic!("{reason} has no grammar"));
+        let details = grammar.parse(&Note::new(note));
+        let kind = details.kind();
+        assert_ne!(kind, "unrecognized", "{reason}: {note}");
+        assert!(grammar.kinds.contains(&kind), "{reason}: {kind} not listed for {note}");
+        let json = serde_json::to_value(&details).unwrap();
+        assert_eq!(json["kind"], kind, "{note}");
+        let back: Details = serde_json::from_value(json).unwrap();
+        assert_eq!(back, details, "{note}");
+    }
+}
