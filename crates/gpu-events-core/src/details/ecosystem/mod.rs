@@ -12,21 +12,11 @@ mod karpenter;
 mod kueue;
 mod text;
 
-pub use ascend::NpuDeviceFault;
-pub use cluster_autoscaler::{
-    NodeGroupReason, NotTriggerScaleUp, ScaleDown, ScaleDownStep, ScaleUpGroup, TriggeredScaleUp,
-};
-pub use gpu_operator::{DriverUpgrade, DriverUpgradeStep};
-pub use karpenter::{
-    AwaitingVolumeDetachment, DisruptionAction, DisruptionBlocked, DisruptionBlockedCause, KarpenterCause,
-    KarpenterDisruption, KarpenterEvicted, KarpenterFailedDraining, KarpenterFailedScheduling,
-    KarpenterIncompatibility, KarpenterRequirement, NodeClaimEvent, Nominated,
-};
-pub use kueue::{
-    CreatedWorkload, FinishedWorkload, KueueAdmitted, KueueEvicted, KueueEvictionCause, KueueFlavorAttempt,
-    KueueFlavorReason, KueueFlavorsConsidered, KueueInadmissible, KueueInadmissibleCause, KueuePodSetFailure,
-    KueuePreempted, KueuePreemptedWorkload, KueuePriority, KueueStarted, KueueTopologyExclusion, QuotaReserved,
-};
+pub use ascend::*;
+pub use cluster_autoscaler::*;
+pub use gpu_operator::*;
+pub use karpenter::*;
+pub use kueue::*;
 
 details_family! {
     /// Details of autoscaler, queue and device-vendor notes (`kind` in JSON).

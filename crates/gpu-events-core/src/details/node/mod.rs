@@ -28,27 +28,15 @@ use serde::{Deserialize, Serialize};
 use super::template::go_unquote;
 use super::text::go_duration_seconds;
 
-pub use admission::{AdmissionStep, AllocationCause, OutOfResource, SmtAlignment, UnexpectedAdmission};
-pub use container::{ContainerCreated, ContainerKilling, ContainerStarted, KillCause};
-pub use controller::{
-    ControllerCreateFailed, ControllerCreated, ControllerDeleted, DaemonPlacementFailed, NodeRebooted, NodeStatus,
-    PodDeletionMarked, PodFailurePolicyMatched, PodNodeNotReady, QuotaExceeded, QuotaResource, ReplicaSetScaled,
-    ScaleDirection,
-};
-pub use eviction::{EvictedContainer, ExceededLimit, LimitScope, PodEvicted, ResourceReclaim};
-pub use image::{
-    ContainerWaiting, ImageInspectFailed, ImageNeverPull, ImagePullBackOff, ImagePullFailed, InspectStep,
-    PullFailureCause, PulledImage, PullingImage, RestartBackOff,
-};
-pub use oom::{OomKill, OomScope, SystemOom};
-pub use probe::{ProbeFailed, ProbeKind, ProbeWarning};
-pub use runtime::{DynamicResourcesFailed, RuntimeCause, RuntimeFailure, RuntimeLog, RuntimePhase};
-pub use volume::{VolumeMultiAttach, VolumeOperationFailed, VolumeProblem, VolumesNotMounted};
-
-pub(crate) use controller::NODE_NOT_READY;
-pub(crate) use image::{BACK_OFF, FAILED};
-pub(crate) use runtime::{FAILED_CREATE_POD_SANDBOX, FAILED_POD_SANDBOX_STATUS};
-pub(crate) use volume::{FAILED_ATTACH_VOLUME, FAILED_MOUNT};
+pub use admission::*;
+pub use container::*;
+pub use controller::*;
+pub use eviction::*;
+pub use image::*;
+pub use oom::*;
+pub use probe::*;
+pub use runtime::*;
+pub use volume::*;
 
 details_family! {
     /// Details of kubelet, node-problem-detector and controller-manager notes (`kind` in JSON).

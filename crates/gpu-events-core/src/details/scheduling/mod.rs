@@ -23,23 +23,13 @@ use serde::{Deserialize, Serialize};
 
 use super::template::captures;
 
-pub use failed_scheduling::{PluginError, PluginStage, SchedulingError, SkipDeletingPod};
-pub use fit_error::{Ending, FitError, FitErrorWording, Preemption, ReasonCount};
-pub use hami::{
-    HamiBindingFailed, HamiBound, HamiFilterError, HamiNoAvailableNode, HamiNodeScore, HamiNodeSelected,
-    HamiNodesRejected,
-};
-pub use kai::KaiUnschedulable;
-pub use node_reason::NodeReason;
-pub use preempted::Preempted;
-pub use volcano::{
-    EnqueueLimit, TaskCount, VolcanoEnqueueRejected, VolcanoGangUnschedulable, VolcanoJobFit, VolcanoOrigin,
-    VolcanoPodGroupPending, VolcanoPossiblyAssigned,
-};
-
-pub(crate) use failed_scheduling::FAILED_SCHEDULING;
-pub(crate) use hami::{HAMI_BINDING_FAILED, HAMI_FILTERING_FAILED};
-pub(crate) use volcano::{VOLCANO_FAILED_SCHEDULING, VOLCANO_UNSCHEDULABLE};
+pub use failed_scheduling::*;
+pub use fit_error::*;
+pub use hami::*;
+pub use kai::*;
+pub use node_reason::*;
+pub use preempted::*;
+pub use volcano::*;
 
 details_family! {
     /// Details of scheduler notes, one variant per grammar (`kind` in JSON).

@@ -38,39 +38,15 @@ use serde::{Deserialize, Serialize};
 
 use super::{Details, Grammar, Note};
 
-pub use connection::{ConnectionReady, ConnectionUrl, ResourceScaled, ScaleDirection};
-pub use connection::{WorkerSelected, WorkerSelectionFailed};
-pub use defrag::{
-    AbortForm, DefragAbortNode, DefragConfigError, DefragConfigInvalid, DefragFinished, DefragNodeEvictSkip,
-    DefragPodEvictFailed, DefragPodEvicted, DefragSkipMissingPdb, DefragSkipPdbBlocked, DefragSkipUnschedulable,
-    DefragStarted, EvictFailureForm, ExcludedNode, NodeBudget, PdbBlock, PlacementSummary, SummaryForm, TargetReject,
-};
+pub use connection::*;
+pub use defrag::*;
 pub use emit::Emission;
-pub use expansion::{
-    ClaimKind, ExpansionFailure, ExpansionOutcome, NodeExpansionCandidateFailed, NodeExpansionCheck,
-    NodeExpansionCompleted, NodeExpansionFailed, NoteWording,
-};
-pub use gang::{
-    GangMembersReady, GangMembersWaiting, GangStrictRejected, GangTimeout, GangWaitingInGroup, PodGroupKey,
-    PodGroupScheduled, PodGroupTimedOut,
-};
-pub use node::{DriverProbeFailed, HypervisorCrashLoopRecreate};
-pub use pool::{Compaction, DumpedQuantity, MaxResourceConstraintReached, MaxResources, NodeCreated};
-pub use retired::{
-    AlertFlag, AlertThresholdReached, CloudVendorParamEmpty, FailedWorkersWording, NodeNotFound,
-    NodeProvisionerNotFound, OrphanForm, OrphanedNode, RawError, ScheduleGpuFailed, SelectingWorker, ThresholdAlert,
-    WorkerFailed,
-};
-pub use scheduling::{
-    CapacityError, CommitFailed, ContainerAllocationError, ContainerGpuAllocationFailed, FilterError,
-    GpuDeviceAllocated, GpuDeviceAllocatedFailed, GpuInterconnectTopologyUnsatisfied, GpuQuotaOrCapacityNotEnough,
-    PartitionMatchError, PartitionTemplateMatchFailed, PodIndexAllocationPending, PreScheduleDone,
-    ScheduleWithNativeGpu,
-};
-
-pub(crate) use connection::{RESOURCE_SCALED_DOWN, RESOURCE_SCALED_UP};
-pub(crate) use expansion::NODE_EXPANSION_CHECK;
-pub(crate) use gang::{GANG_MEMBERS_WAITING, GANG_SCHEDULED, GANG_SCHEDULING_TIMEOUT};
+pub use expansion::*;
+pub use gang::*;
+pub use node::*;
+pub use pool::*;
+pub use retired::*;
+pub use scheduling::*;
 
 /// Declares [`TensorFusionDetails`] from one list: each row is the one declaration of a TensorFusion
 /// note format, with its variant (the struct of the same name), its JSON `kind`, the `Grammar` static the
