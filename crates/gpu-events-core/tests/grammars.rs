@@ -46,6 +46,10 @@ fn every_grammar_lists_declared_kinds_and_every_declared_kind_has_a_grammar() {
 /// A note each grammar accepts, by catalogue id (`Source::Variant`): it parses into a kind the grammar lists and goes
 /// through JSON unchanged.
 const SAMPLES: &[(&str, &str)] = &[
+    (
+        "ClusterAutoscaler::FailedScaleUp",
+        "Node scale up in zones us-central1-c associated with this pod failed: GCE quota exceeded. Pod is at risk of not being scheduled.",
+    ),
     ("Karpenter::Nominated", "Pod should schedule on: nodeclaim/a"),
     ("Karpenter::Nominated", "Pod should schedule on: node/n"),
     ("Karpenter::Nominated", "Pod should schedule on: machine/m, node/n"),

@@ -33,6 +33,16 @@ reason_table! {
         ],
         grammar: Some(&crate::details::ecosystem::NOT_TRIGGER_SCALE_UP),
     }
+    FailedScaleUp {
+        meaning: "A scale-up started for this pending Pod failed in the cloud: the note names the zones and the cloud's error (`GCE out of resources` is a stockout of the machine or GPU type, `GCE quota exceeded` a used-up project or zonal quota). The Pod stays Pending until capacity or quota appears, or it gets a node group in another zone or of another type.",
+        reference: "GKE cluster-autoscaler (cloud.google.com/kubernetes-engine/docs/how-to/cluster-autoscaler-visibility, scale-up errors); not in the open-source kubernetes/autoscaler tree",
+        group: NodeAutoscaling,
+        types: &[Warning],
+        objects: &["Pod"],
+        reporting_controllers: &["cluster-autoscaler"],
+        note_formats: &["Node scale up in zones %s associated with this pod failed: %s. Pod is at risk of not being scheduled."],
+        grammar: Some(&crate::details::ecosystem::FAILED_SCALE_UP),
+    }
     ScaleDown {
         meaning: "cluster-autoscaler is removing an underused node: on the Node it was tainted and marked for deletion, on each Pod it is being evicted so the node can go; a GPU Pod will be recreated elsewhere by its controller.",
         reference: "kubernetes/autoscaler cluster-autoscaler/core/scaledown/actuation/actuator.go, drain.go (16c271a3)",

@@ -1,6 +1,7 @@
 //! cluster-autoscaler note grammars (kubernetes/autoscaler `cluster-autoscaler`, commit 16c271a3,
 //! with the formats of older releases): `TriggeredScaleUp`, `NotTriggerScaleUp`, `ScaleDown`,
-//! `ScaleDownFailed`.
+//! `ScaleDownFailed`; and
+//! `FailedScaleUp` as GKE's cluster-autoscaler records it on the Pod.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -211,9 +212,98 @@ impl ScaleDown {
     }
 }
 
+/// A scale-up for the Pod failed in the cloud (`FailedScaleUp`, Warning, on the Pod):
+/// `Node scale up in zones %s associated with this pod failed: %s. Pod is at risk of not being
+/// scheduled.` as GKE's cluster-autoscaler writes it (GKE docs, "Cluster autoscaler visibility",
+/// scale-up error events; the message is not in the open-source tree). The zone list may be empty
+/// (`in zones associated`), and the closing sentence is absent in some releases.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct FailedScaleUp {
+    /// The zones the failed scale-up was in, in note order (may be empty).
+    pub zones: Vec<String>,
+    /// The cloud's error text, without its final period (`GCE out of resources`).
+    pub error: String,
+    /// What the error says, where it is one of the known scale-up errors.
+    pub cause: ScaleUpFailure,
+}
+
+/// The cause of a [`FailedScaleUp`], read from its error text (GKE's scale-up error messages).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum ScaleUpFailure {
+    /// `GCE out of resources`: the zone has no capacity of the machine type (GPU stockout).
+    OutOfResources,
+    /// `GCE quota exceeded`: a project or zonal quota (CPUs, GPUs of the type) is used up.
+    QuotaExceeded,
+    /// `IP space exhausted`: the cluster's subnet has no addresses for new nodes.
+    IpSpaceExhausted,
+    /// `Waiting for instances timeout`: instances were requested but never came up.
+    Timeout,
+    /// Any other text (`Internal error`, a service-account or permission error).
+    Other,
+}
+
+impl FailedScaleUp {
+    /// Parse `Node scale up in zones <zones> associated with this pod failed: <error>[. Pod is at risk
+    /// of not being scheduled.]`.
+    pub fn parse(note: &str) -> Option<Self> {
+        let rest = note.strip_prefix("Node scale up in zones")?;
+        let (zones, error) = rest.split_once("associated with this pod failed: ")?;
+        let error = error.trim_end();
+        let error = error.strip_suffix(" Pod is at risk of not being scheduled.").unwrap_or(error);
+        let error = error.strip_suffix('.').unwrap_or(error).trim_end();
+        (!error.is_empty()).then_some(())?;
+        let zones = zones.split([',', ' ']).filter(|z| !z.is_empty()).map(str::to_owned).collect();
+        let lower = error.to_ascii_lowercase();
+        let cause = if lower.contains("out of resources") {
+            ScaleUpFailure::OutOfResources
+        } else if lower.contains("quota exceeded") {
+            ScaleUpFailure::QuotaExceeded
+        } else if lower.contains("ip space exhausted") {
+            ScaleUpFailure::IpSpaceExhausted
+        } else if lower.contains("timeout") {
+            ScaleUpFailure::Timeout
+        } else {
+            ScaleUpFailure::Other
+        };
+        Some(FailedScaleUp { zones, error: error.to_owned(), cause })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn failed_scale_up_reads_zones_error_and_cause() {
+        let d = FailedScaleUp::parse(
+            "Node scale up in zones us-west1-b associated with this pod failed: GCE out of resources. Pod is at risk of not being scheduled.",
+        )
+        .unwrap();
+        assert_eq!(d.zones, ["us-west1-b"]);
+        assert_eq!((d.error.as_str(), d.cause), ("GCE out of resources", ScaleUpFailure::OutOfResources));
+        let d = FailedScaleUp::parse("Node scale up in zones associated with this pod failed: Internal error. Pod is at risk of not being scheduled").unwrap();
+        assert!(d.zones.is_empty());
+        assert_eq!(
+            (d.error.as_str(), d.cause),
+            ("Internal error. Pod is at risk of not being scheduled", ScaleUpFailure::Other)
+        );
+        let d = FailedScaleUp::parse(
+            "Node scale up in zones us-central1-a associated with this pod failed: GCE quota exceeded.",
+        )
+        .unwrap();
+        assert_eq!((d.zones.len(), d.cause), (1, ScaleUpFailure::QuotaExceeded));
+        for bad in [
+            "Node scale up in zones a failed: x",
+            "Node scale up in zones a associated with this pod failed: ",
+            "scale up failed",
+        ] {
+            assert_eq!(FailedScaleUp::parse(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn triggered_scale_up_lists_groups() {

@@ -42,6 +42,8 @@ details_family! {
     TriggeredScaleUp(TriggeredScaleUp) => "triggeredScaleUp", grammar TRIGGERED_SCALE_UP;
     /// cluster-autoscaler `NotTriggerScaleUp`: node-group counts per reason.
     NotTriggerScaleUp(NotTriggerScaleUp) => "notTriggerScaleUp", grammar NOT_TRIGGER_SCALE_UP;
+    /// cluster-autoscaler (GKE) `FailedScaleUp`: the zones, the cloud's error and its cause.
+    FailedScaleUp(FailedScaleUp) => "failedScaleUp", grammar FAILED_SCALE_UP;
     /// cluster-autoscaler `ScaleDown` / `ScaleDownFailed`.
     ScaleDown(ScaleDown) => "scaleDown", grammar SCALE_DOWN;
     /// Kueue `Pending` (and granular reasons, `SecondPassFailed`): the inadmissible message.
