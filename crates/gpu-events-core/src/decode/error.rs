@@ -148,3 +148,28 @@ impl DecodeError {
         !matches!(self, DecodeError::NotEvents { .. } | DecodeError::NotAnEvent { .. })
     }
 }
+
+/// A serde_json error in text that starts at the beginning of `line`, as [`DecodeError::Json`].
+pub(super) fn json_error(err: &serde_json::Error, line: usize) -> DecodeError {
+    json_error_at(err, line, 1)
+}
+
+/// A serde_json error in text that starts at `line`, `column`: positions on the text's first
+/// line are shifted by the column it starts at.
+pub(super) fn json_error_at(err: &serde_json::Error, line: usize, column: usize) -> DecodeError {
+    let shifted = if err.line() <= 1 { column + err.column().saturating_sub(1) } else { err.column() };
+    DecodeError::Json {
+        line: line + err.line().saturating_sub(1),
+        column: shifted.max(1),
+        message: strip_position(err),
+    }
+}
+
+/// serde_json appends " at line L column C"; the error type prints the position itself.
+pub(super) fn strip_position(err: &serde_json::Error) -> String {
+    let text = err.to_string();
+    match text.rfind(" at line ") {
+        Some(at) => text[..at].to_owned(),
+        None => text,
+    }
+}

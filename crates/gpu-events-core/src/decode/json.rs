@@ -12,11 +12,10 @@ use std::io::{self, BufRead};
 use serde_json::Value;
 
 use super::DecodeError;
-use super::value::{Api, api_of_version};
+use super::api::{Api, api_of_version};
+use super::error::json_error;
+use super::raw::{MAX_ITEM_BYTES, RawDocument, RawItem};
 use super::wire;
-
-/// Elements larger than this are skipped with an item error instead of being buffered.
-pub(super) const MAX_ITEM_BYTES: usize = 32 * 1024 * 1024;
 
 /// What the JSON reader hands out.
 // The record is handed on at once; boxing it would cost an allocation per event.
@@ -31,24 +30,6 @@ pub(super) enum JsonPiece {
     Object(RawDocument),
     /// A plain Event read in place from the read buffer (the fast path).
     Record(crate::EventRecord),
-}
-
-/// The bytes of one element and where it was.
-pub(super) struct RawItem {
-    /// The element's JSON text (empty when it was too large, see `oversized`).
-    pub(super) bytes: Vec<u8>,
-    /// 1-based line where the element starts.
-    pub(super) line: usize,
-    /// 1-based column where the element starts.
-    pub(super) column: usize,
-    /// 1-based index of the top-level document.
-    pub(super) document: usize,
-    /// 0-based index in the array.
-    pub(super) index: usize,
-    /// The Event API the enclosing List's `apiVersion` names, when it came before `items`.
-    pub(super) list_api: Option<Api>,
-    /// The element was larger than [`MAX_ITEM_BYTES`] and was skipped.
-    pub(super) oversized: bool,
 }
 
 /// Where the reader is in the stream.
@@ -302,20 +283,6 @@ enum Head {
     Document(RawDocument),
 }
 
-/// A top-level object that is not a List, as its text.
-pub(super) struct RawDocument {
-    /// The object's JSON text, exactly as read (empty when `oversized`).
-    pub(super) bytes: Vec<u8>,
-    /// 1-based line where the object starts.
-    pub(super) line: usize,
-    /// 1-based column where the object starts.
-    pub(super) column: usize,
-    /// 1-based index of the top-level document.
-    pub(super) document: usize,
-    /// The object was larger than [`MAX_ITEM_BYTES`]; it was read past, not kept.
-    pub(super) oversized: bool,
-}
-
 /// The bytes consumed while reading a top-level object's head.
 #[derive(Default)]
 struct Recording {
@@ -328,31 +295,6 @@ struct Recording {
 /// Parse a whole top-level document, with positions counted from its first line.
 fn parse_value(bytes: &[u8], line: usize) -> Result<Value, DecodeError> {
     serde_json::from_slice(bytes).map_err(|err| json_error(&err, line))
-}
-
-/// A serde_json error in text that starts at the beginning of `line`, as [`DecodeError::Json`].
-pub(super) fn json_error(err: &serde_json::Error, line: usize) -> DecodeError {
-    json_error_at(err, line, 1)
-}
-
-/// A serde_json error in text that starts at `line`, `column`: positions on the text's first
-/// line are shifted by the column it starts at.
-pub(super) fn json_error_at(err: &serde_json::Error, line: usize, column: usize) -> DecodeError {
-    let shifted = if err.line() <= 1 { column + err.column().saturating_sub(1) } else { err.column() };
-    DecodeError::Json {
-        line: line + err.line().saturating_sub(1),
-        column: shifted.max(1),
-        message: strip_position(err),
-    }
-}
-
-/// serde_json appends " at line L column C"; the error type prints the position itself.
-pub(super) fn strip_position(err: &serde_json::Error) -> String {
-    let text = err.to_string();
-    match text.rfind(" at line ") {
-        Some(at) => text[..at].to_owned(),
-        None => text,
-    }
 }
 
 /// The bytes that change the scanner's state inside a container: quotes and brackets.

@@ -33,12 +33,15 @@
 //! # Ok::<(), gpu_events_core::decode::DecodeError>(())
 //! ```
 
+mod api;
 mod detect;
 mod error;
 mod json;
 mod parallel;
 mod pod;
+mod raw;
 mod segment;
+mod settle;
 mod text;
 mod value;
 mod wire;
@@ -325,23 +328,16 @@ impl<R: BufRead> Iterator for Decoder<R> {
                 return Some(ready);
             }
             if let Some(item) = self.pending.pop_front() {
-                match item.into_record() {
-                    Ok(Some(record)) => return Some(Ok(record)),
-                    Ok(None) => continue,
-                    Err(err) => return Some(Err(err)),
+                match settle::item(item) {
+                    Some(settled) => return Some(settled),
+                    None => continue,
                 }
             }
             match self.next_piece() {
-                Some(Ok(json::JsonPiece::Document(document, index))) => {
-                    value::expand(document, index, &mut self.pending)
-                }
-                Some(Ok(json::JsonPiece::Item(item))) => self.pending.push_back(value::PendingItem::raw(item)),
-                Some(Ok(json::JsonPiece::Record(record))) => return Some(Ok(record)),
-                Some(Ok(json::JsonPiece::Object(raw))) => match value::document(raw, &mut self.pending) {
-                    Ok(Some(record)) => return Some(Ok(record)),
-                    Ok(None) => {}
-                    // Malformed JSON ends the input, as it does between documents.
-                    Err(err) => {
+                Some(Ok(piece)) => match settle::piece(piece, &mut self.pending) {
+                    settle::Settled::Record(record) => return Some(Ok(record)),
+                    settle::Settled::Queued => {}
+                    settle::Settled::Fatal(err) => {
                         self.documents = Documents::Done;
                         return Some(Err(err));
                     }

@@ -11,8 +11,9 @@ use std::io::BufRead;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 
-use super::json::{JsonDocuments, JsonPiece, RawDocument, RawItem};
-use super::value::{self, PendingItem};
+use super::json::{JsonDocuments, JsonPiece};
+use super::raw::{RawDocument, RawItem};
+use super::settle::{self, Settled};
 use super::{DecodeError, Decoder, Documents};
 use crate::EventRecord;
 
@@ -183,35 +184,30 @@ fn work<T>(work: &Mutex<Receiver<(u64, Vec<Work>, bool)>>, done: &SyncSender<Don
     }
 }
 
-/// What the sequential decoder yields for these pieces (see `Decoder::next`).
+/// What the sequential decoder yields for these pieces: the same settling (`settle`).
 fn convert(batch: Vec<Work>) -> (Vec<Result<EventRecord, DecodeError>>, bool) {
     let mut results = Vec::with_capacity(batch.len());
     let mut pending = VecDeque::new();
     for work in batch {
-        match work {
+        let piece = match work {
             Work::Fatal(err) => {
                 results.push(Err(err));
                 return (results, true);
             }
-            Work::Record(record) => results.push(Ok(*record)),
-            Work::Item(item) => pending.push_back(PendingItem::raw(item)),
-            Work::Document(document, index) => value::expand(document, index, &mut pending),
-            Work::Object(raw) => match value::document(raw, &mut pending) {
-                Ok(Some(record)) => results.push(Ok(record)),
-                Ok(None) => {}
-                Err(err) => {
-                    results.push(Err(err));
-                    return (results, true);
-                }
-            },
-        }
-        for item in pending.drain(..) {
-            match item.into_record() {
-                Ok(Some(record)) => results.push(Ok(record)),
-                Ok(None) => {}
-                Err(err) => results.push(Err(err)),
+            Work::Record(record) => JsonPiece::Record(*record),
+            Work::Item(item) => JsonPiece::Item(item),
+            Work::Object(raw) => JsonPiece::Object(raw),
+            Work::Document(document, index) => JsonPiece::Document(document, index),
+        };
+        match settle::piece(piece, &mut pending) {
+            Settled::Record(record) => results.push(Ok(record)),
+            Settled::Queued => {}
+            Settled::Fatal(err) => {
+                results.push(Err(err));
+                return (results, true);
             }
         }
+        results.extend(pending.drain(..).filter_map(settle::item));
     }
     (results, false)
 }

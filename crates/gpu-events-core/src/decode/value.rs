@@ -8,18 +8,13 @@ use k8s_openapi::api::events::v1 as events;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::json::{MAX_ITEM_BYTES, RawDocument, RawItem, json_error_at};
+use super::api::{Api, api_of_version};
+use super::error::json_error_at;
 use super::pod::PodStatus;
+use super::raw::{MAX_ITEM_BYTES, RawDocument, RawItem};
 use super::{DecodeError, ItemLocation};
 use crate::EventRecord;
 use crate::record::Flag;
-
-/// Which Event schema an item follows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Api {
-    Core,
-    Events,
-}
 
 /// One item waiting to be converted, with what its container said about it.
 pub(super) struct PendingItem {
@@ -118,14 +113,6 @@ fn is_watch_envelope(map: &Map<String, Value>) -> bool {
     !map.contains_key("kind")
         && map.get("object").is_some_and(Value::is_object)
         && map.get("type").is_some_and(Value::is_string)
-}
-
-pub(super) fn api_of_version(api_version: &str) -> Option<Api> {
-    match api_version {
-        "v1" => Some(Api::Core),
-        v if v.starts_with("events.k8s.io/") => Some(Api::Events),
-        _ => None,
-    }
 }
 
 fn type_name(value: &Value) -> &'static str {

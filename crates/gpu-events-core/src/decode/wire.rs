@@ -21,7 +21,7 @@ use std::borrow::Cow;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{MicroTime, Time};
 use serde::{Deserialize, Deserializer};
 
-use super::value::{Api, api_of_version};
+use super::api::{Api, api_of_version};
 use crate::EventRecord;
 use crate::record::{ObjectReference, RawEvent};
 use crate::time::{from_micro_time, from_time};
