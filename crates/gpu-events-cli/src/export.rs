@@ -214,9 +214,10 @@ pub(crate) fn run(args: ExportArgs, cluster: &crate::cluster::ClusterArgs) -> Re
             shutdown_signal().await;
             let _ = signal.send(true);
         });
-        let stats = Arc::new(ExporterStats::default());
         let Some(election) = election else {
-            exporter::run(client, options, stats, stopped).await.map_err(|e| e.to_string())?;
+            exporter::run(client, options, Arc::new(ExporterStats::default()), stopped)
+                .await
+                .map_err(|e| e.to_string())?;
             return Ok(ExitCode::SUCCESS);
         };
         // Export only while leading; losing the Lease stops the exporter (with its final
@@ -264,8 +265,7 @@ pub(crate) fn run(args: ExportArgs, cluster: &crate::cluster::ClusterArgs) -> Re
             let _ = leading.wait_for(|l| !*l).await;
             let _ = lost.send(true);
         });
-        let exported =
-            exporter::run_with_metrics(client, options, stats, metrics, stopped).await.map_err(|e| e.to_string());
+        let exported = exporter::run_with_metrics(client, options, metrics, stopped).await.map_err(|e| e.to_string());
         let _ = release.send(true);
         let elected = election_task.await;
         exported?;

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -111,41 +111,7 @@ pub enum ExportError {
     },
 }
 
-/// The exporter's counters (also the source of its metrics).
-#[derive(Debug, Default)]
-#[non_exhaustive]
-pub struct ExporterStats {
-    /// Records exported (new events and deltas).
-    pub exported: AtomicU64,
-    /// Occurrences exported (the sum of `delta.occurrences`).
-    pub occurrences: AtomicU64,
-    /// Records suppressed as replays or as the same Event through the other API.
-    pub duplicates: AtomicU64,
-    /// Watch restarts, per API.
-    pub watch_restarts: [AtomicU64; 2],
-    /// Lists, per API (the first list included).
-    pub relists: [AtomicU64; 2],
-    /// Lists and watches that failed, per API.
-    pub watch_errors: [AtomicU64; 2],
-    /// Re-lists after a 410 or a dead watch: events may have been missed.
-    pub gaps_suspected: AtomicU64,
-    /// Streams whose checkpoint resourceVersion was newer than the server's (re-listed, each
-    /// also counted in `gaps_suspected`).
-    pub checkpoints_ahead: AtomicU64,
-    /// Checkpoints written.
-    pub checkpoints: AtomicU64,
-    /// Checkpoint writes that failed (retried at the next interval).
-    pub checkpoint_failures: AtomicU64,
-    /// When the last record was exported (seconds since the epoch, 0: never).
-    pub last_export: AtomicU64,
-}
-
-fn api_index(api: EventApi) -> usize {
-    match api {
-        EventApi::EventsV1 => 0,
-        EventApi::CoreV1 => 1,
-    }
-}
+pub use crate::stats::ExporterStats;
 
 /// A checkpoint waiting for the sinks.
 struct CheckpointJob {
@@ -188,7 +154,6 @@ struct Pipeline {
     reported: Vec<(u64, u64)>,
     marks: Watermarks,
     positions: BTreeMap<String, String>,
-    stats: Arc<ExporterStats>,
     redactor: Redactor,
     owners: OwnerResolver,
     router: Router,
@@ -227,7 +192,7 @@ pub async fn run(
     stats: Arc<ExporterStats>,
     stop: signal::Receiver<bool>,
 ) -> Result<(), ExportError> {
-    let metrics = Arc::new(Metrics::new(&options.metrics, options.cluster.as_deref()));
+    let metrics = Arc::new(Metrics::with_stats(&options.metrics, options.cluster.as_deref(), stats));
     let metrics_server = match options.metrics_addr {
         Some(addr) => {
             let (_, task) = crate::metrics::serve(addr, metrics.clone())
@@ -237,7 +202,7 @@ pub async fn run(
         }
         None => None,
     };
-    let result = run_with_metrics(client, options, stats, metrics, stop).await;
+    let result = run_with_metrics(client, options, metrics, stop).await;
     if let Some(server) = metrics_server {
         server.abort();
     }
@@ -246,14 +211,13 @@ pub async fn run(
 
 /// [`run`], counting into `metrics` that the caller serves (`options.metrics_addr` is not
 /// bound): a standby replica serves `/healthz` and its metrics before it leads, with the same
-/// [`Metrics`] the exporter then fills.
+/// [`Metrics`] the exporter then fills. The counters are [`Metrics::stats`].
 ///
 /// # Errors
 /// As [`run`].
 pub async fn run_with_metrics(
     client: kube::Client,
     options: ExporterOptions,
-    stats: Arc<ExporterStats>,
     metrics: Arc<Metrics>,
     mut stop: signal::Receiver<bool>,
 ) -> Result<(), ExportError> {
@@ -296,7 +260,6 @@ pub async fn run_with_metrics(
         reported,
         marks,
         positions,
-        stats,
         redactor,
         owners,
         router,
@@ -392,10 +355,8 @@ impl Pipeline {
             }
             Observed::Relisted { api, gap_suspected } => {
                 self.last_alive = now;
-                self.stats.relists[api_index(api)].fetch_add(1, Ordering::Relaxed);
                 self.metrics.relisted(api);
                 if gap_suspected {
-                    self.stats.gaps_suspected.fetch_add(1, Ordering::Relaxed);
                     self.metrics.gaps_suspected(api, 1);
                 }
             }
@@ -404,16 +365,13 @@ impl Pipeline {
                 let state = self.options.state.as_deref().map(|p| p.display().to_string()).unwrap_or_default();
                 tracing::warn!(%state, api = api.as_str(), %resource_version, %why,
                     "the state file's resourceVersion is newer than the API server's (a restored volume, or a state file from another cluster?); re-listing, events may have been missed");
-                self.stats.checkpoints_ahead.fetch_add(1, Ordering::Relaxed);
                 self.metrics.checkpoint_ahead(api);
             }
             Observed::Failed { api, .. } => {
                 self.last_failure = Some(now);
-                self.stats.watch_errors[api_index(api)].fetch_add(1, Ordering::Relaxed);
                 self.metrics.watch_failed(api);
             }
             Observed::Restarted { api, .. } => {
-                self.stats.watch_restarts[api_index(api)].fetch_add(1, Ordering::Relaxed);
                 self.metrics.watch_restarted(api);
             }
         }
@@ -426,12 +384,10 @@ impl Pipeline {
         let delta = match self.marks.observe(&record, now) {
             Seen::New(delta) | Seen::Repeat(delta) => delta,
             Seen::Unchanged => {
-                self.stats.duplicates.fetch_add(1, Ordering::Relaxed);
                 self.metrics.duplicates_suppressed(1);
                 return;
             }
         };
-        let occurrences = delta.occurrences;
         let mut export = ExportRecord::new(record, delta);
         // Owners first (alerts group by them); a cache miss costs a few bounded, rate-limited GETs.
         if self.owners.enabled() {
@@ -440,6 +396,7 @@ impl Pipeline {
         }
         // Redaction comes first: nothing unredacted reaches a sink, an alert or a metric.
         self.redactor.redact(&mut export);
+        // Counted once, in the stats the metrics render.
         self.metrics.record_exported(&export);
         for alert in self.alerts.observe(&export, now) {
             self.send_alert(&alert);
@@ -454,9 +411,6 @@ impl Pipeline {
                 }
             }
         }
-        self.stats.exported.fetch_add(1, Ordering::Relaxed);
-        self.stats.occurrences.fetch_add(occurrences, Ordering::Relaxed);
-        self.stats.last_export.store(u64::try_from(now.timestamp()).unwrap_or(0), Ordering::Relaxed);
         self.last_export = Some(now);
     }
 
@@ -541,6 +495,6 @@ impl Pipeline {
             marks: self.marks.snapshot(),
         };
         let sinks = self.sinks.iter().map(|s| (s.name().to_owned(), s.sync_handle())).collect();
-        Some(CheckpointJob { path, checkpoint, sinks, stats: self.stats.clone() })
+        Some(CheckpointJob { path, checkpoint, sinks, stats: self.metrics.stats().clone() })
     }
 }

@@ -15,6 +15,7 @@ pub mod record;
 pub mod redact;
 pub mod route;
 pub mod sink;
+pub mod stats;
 #[cfg(test)]
 mod test_support;
 pub mod watch;
@@ -25,3 +26,4 @@ pub use metrics::{Metrics, MetricsConfig};
 pub use record::{Delta, ExportRecord, Owner};
 pub use redact::{RedactionConfig, RedactionRule, Redactor};
 pub use route::{Matcher, Route, Router};
+pub use stats::ExporterStats;

@@ -28,6 +28,10 @@
 //! | `dedupe_marks` | gauge | | events remembered for deduplication (a watermark each, kept `markTtl` after the last export) |
 //! | `last_event_age_seconds` | gauge | | now minus the newest event time exported, computed at scrape time (absent before the first export) |
 //!
+//! The event, duplicate, watch, re-list, gap and checkpoint counters are not kept here: they are
+//! the exporter's [`ExporterStats`], read when `/metrics` is scraped, so an event is counted once
+//! and the metrics and the stats never disagree.
+//!
 //! The exposition is the OpenMetrics text format that `prometheus-client` writes
 //! (`application/openmetrics-text; version=1.0.0`), which Prometheus scrapes natively.
 //! `prometheus-client` has no separate 0.0.4 encoder.
@@ -36,7 +40,7 @@ use std::borrow::Cow;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use crate::watch::EventApi;
@@ -61,6 +65,7 @@ use crate::ExportRecord;
 use crate::alert::{Alert, AlertState};
 use crate::owner::OwnerCounters;
 use crate::route::namespace_of;
+use crate::stats::{EventLabels, ExporterStats, PerApi};
 
 /// The `metrics` block of the exporter's configuration.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -97,19 +102,63 @@ struct AlertLabels {
     state: &'static str,
 }
 
-/// `(name, value)` pairs; a list so `namespace` can be left out entirely when off.
-type EventLabels = Vec<(&'static str, String)>;
-
-/// No event exported yet.
-const NEVER: i64 = i64::MIN;
-
-/// `last_event_age_seconds`, computed when scraped.
+/// The exporter's [`ExporterStats`], rendered when scraped (the one set of counters).
 #[derive(Debug)]
-struct LastEventAge(Arc<AtomicI64>);
+struct StatsMetrics(Arc<ExporterStats>);
 
-impl Collector for LastEventAge {
+impl StatsMetrics {
+    /// A counter with an `api` label: a series for each API that has counted something.
+    fn per_api(encoder: &mut DescriptorEncoder, name: &str, help: &str, counter: &PerApi) -> std::fmt::Result {
+        let mut family = encoder.encode_descriptor(name, help, None, MetricType::Counter)?;
+        for (api, value) in EventApi::ALL.into_iter().zip(counter.values()) {
+            if value > 0 {
+                ConstCounter::new(value).encode(family.encode_family(&ApiLabels { api: api.as_str() })?)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Collector for StatsMetrics {
     fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
-        let Some(age) = age_seconds(self.0.load(Ordering::Relaxed), Utc::now()) else { return Ok(()) };
+        let stats = &self.0;
+        let mut events = encoder.encode_descriptor(
+            "events_exported",
+            "Event occurrences exported, by catalogue reason (other for uncatalogued), group, type and cause",
+            None,
+            MetricType::Counter,
+        )?;
+        for (labels, value) in stats.occurrences_by_labels() {
+            ConstCounter::new(value).encode(events.encode_family(&labels)?)?;
+        }
+        let duplicates = encoder.encode_descriptor(
+            "duplicates_suppressed",
+            "Watch notifications that brought no new occurrence",
+            None,
+            MetricType::Counter,
+        )?;
+        ConstCounter::new(stats.duplicates.load(Ordering::Relaxed)).encode(duplicates)?;
+        let per_api = [
+            ("watch_restarts", "Watches that ended and were restarted", &stats.watch_restarts),
+            (
+                "watch_errors",
+                "Lists and watches that failed (RBAC, API connection, server errors)",
+                &stats.watch_errors,
+            ),
+            ("relists", "Full re-lists (410 Gone, or a watch that closed at once)", &stats.relists),
+            ("gaps_suspected", "Events that may have been missed", &stats.gaps_suspected),
+            (
+                "checkpoints_ahead",
+                "Starts from a state file whose resourceVersion is newer than the API server's",
+                &stats.checkpoints_ahead,
+            ),
+        ];
+        for (name, help, counter) in per_api {
+            Self::per_api(&mut encoder, name, help, counter)?;
+        }
+        let Some(age) = stats.newest_event_millis().map(|millis| age_seconds(millis, Utc::now())) else {
+            return Ok(());
+        };
         let gauge = ConstGauge::new(age);
         let metric = encoder.encode_descriptor(
             "last_event_age",
@@ -175,12 +224,9 @@ impl Collector for OwnerMetrics {
     }
 }
 
-/// Seconds from `millis` (Unix milliseconds, or [`NEVER`]) to `now`, at least 0.
-fn age_seconds(millis: i64, now: DateTime<Utc>) -> Option<f64> {
-    if millis == NEVER {
-        return None;
-    }
-    Some((now.timestamp_millis().saturating_sub(millis).max(0)) as f64 / 1000.0)
+/// Seconds from `millis` (Unix milliseconds) to `now`, at least 0.
+fn age_seconds(millis: i64, now: DateTime<Utc>) -> f64 {
+    (now.timestamp_millis().saturating_sub(millis).max(0)) as f64 / 1000.0
 }
 
 /// The exporter's metrics. Share it as `Arc<Metrics>`; every method takes `&self` and is cheap.
@@ -188,13 +234,8 @@ fn age_seconds(millis: i64, now: DateTime<Utc>) -> Option<f64> {
 pub struct Metrics {
     registry: Registry,
     namespace_label: bool,
-    events: Family<EventLabels, Counter>,
-    duplicates: Counter,
-    restarts: Family<ApiLabels, Counter>,
-    watch_errors: Family<ApiLabels, Counter>,
-    relists: Family<ApiLabels, Counter>,
-    gaps: Family<ApiLabels, Counter>,
-    checkpoints_ahead: Family<ApiLabels, Counter>,
+    /// The counters the exporter's methods below count into, rendered at scrape time.
+    stats: Arc<ExporterStats>,
     queue_depth: Family<SinkLabels, Gauge>,
     sink_failures: Family<SinkLabels, Counter>,
     sink_dropped: Family<SinkLabels, Counter>,
@@ -203,28 +244,26 @@ pub struct Metrics {
     marks: Gauge,
     leader: Gauge,
     owners: Arc<std::sync::Mutex<Option<OwnerCounters>>>,
-    /// The newest event time exported, Unix milliseconds ([`NEVER`] before the first).
-    last_event: Arc<AtomicI64>,
     /// Whether the watch works (`/healthz` answers 503 when it does not).
     healthy: std::sync::atomic::AtomicBool,
 }
 
 impl Metrics {
-    /// Metrics for one exporter; `cluster` becomes a label of every metric when given.
+    /// Metrics for one exporter, with counters of their own; `cluster` becomes a label of every
+    /// metric when given.
     pub fn new(config: &MetricsConfig, cluster: Option<&str>) -> Metrics {
+        Metrics::with_stats(config, cluster, Arc::default())
+    }
+
+    /// Metrics that render `stats` (the exporter's counters) at each scrape, and count into them.
+    pub fn with_stats(config: &MetricsConfig, cluster: Option<&str>, stats: Arc<ExporterStats>) -> Metrics {
         let labels: Vec<(Cow<'static, str>, Cow<'static, str>)> =
             cluster.map(|c| (Cow::Borrowed("cluster"), Cow::Owned(c.to_owned()))).into_iter().collect();
         let mut registry = Registry::with_prefix_and_labels("gpu_events_export", labels.into_iter());
         let metrics = Metrics {
             registry: Registry::default(),
             namespace_label: config.namespace_label,
-            events: Family::default(),
-            duplicates: Counter::default(),
-            restarts: Family::default(),
-            watch_errors: Family::default(),
-            relists: Family::default(),
-            gaps: Family::default(),
-            checkpoints_ahead: Family::default(),
+            stats,
             queue_depth: Family::default(),
             sink_failures: Family::default(),
             sink_dropped: Family::default(),
@@ -233,36 +272,9 @@ impl Metrics {
             marks: Gauge::default(),
             leader: Gauge::default(),
             owners: Arc::default(),
-            last_event: Arc::new(AtomicI64::new(NEVER)),
             healthy: std::sync::atomic::AtomicBool::new(true),
         };
-        registry.register(
-            "events_exported",
-            "Event occurrences exported, by catalogue reason (other for uncatalogued), group, type and cause",
-            metrics.events.clone(),
-        );
-        registry.register(
-            "duplicates_suppressed",
-            "Watch notifications that brought no new occurrence",
-            metrics.duplicates.clone(),
-        );
-        registry.register("watch_restarts", "Watches that ended and were restarted", metrics.restarts.clone());
-        registry.register(
-            "watch_errors",
-            "Lists and watches that failed (RBAC, API connection, server errors)",
-            metrics.watch_errors.clone(),
-        );
-        registry.register(
-            "relists",
-            "Full re-lists (410 Gone, or a watch that closed at once)",
-            metrics.relists.clone(),
-        );
-        registry.register("gaps_suspected", "Events that may have been missed", metrics.gaps.clone());
-        registry.register(
-            "checkpoints_ahead",
-            "Starts from a state file whose resourceVersion is newer than the API server's",
-            metrics.checkpoints_ahead.clone(),
-        );
+        registry.register_collector(Box::new(StatsMetrics(metrics.stats.clone())));
         registry.register("sink_queue_depth", "Records waiting in a sink's queue", metrics.queue_depth.clone());
         registry.register("sink_failures", "Failed send attempts, per sink", metrics.sink_failures.clone());
         registry.register(
@@ -283,12 +295,17 @@ impl Metrics {
             metrics.leader.clone(),
         );
         registry.register_collector(Box::new(OwnerMetrics(metrics.owners.clone())));
-        registry.register_collector(Box::new(LastEventAge(metrics.last_event.clone())));
         Metrics { registry, ..metrics }
     }
 
-    /// Count an exported record: `delta.occurrences` more for its reason, group, type and cause,
-    /// and move the newest event time forward (`delta.lastSeen`, else `lastTimestamp`, else now).
+    /// The counters these metrics render (and the exporter's methods below count into).
+    pub fn stats(&self) -> &Arc<ExporterStats> {
+        &self.stats
+    }
+
+    /// Count an exported record: one more record, `delta.occurrences` more for its reason, group,
+    /// type and cause, and move the newest event time forward (`delta.lastSeen`, else
+    /// `lastTimestamp`, else now).
     pub fn record_exported(&self, record: &ExportRecord) {
         let event = &record.record;
         let reason = if event.reason.is_known() { event.reason.as_str().to_owned() } else { "other".to_owned() };
@@ -307,24 +324,25 @@ impl Metrics {
         if self.namespace_label {
             labels.push(("namespace", namespace_of(record).unwrap_or_default().to_owned()));
         }
-        self.events.get_or_create(&labels).inc_by(record.delta.occurrences);
-        let time = record.delta.last_seen.or(event.last_timestamp).unwrap_or_else(Utc::now);
-        self.last_event.fetch_max(time.timestamp_millis(), Ordering::Relaxed);
+        let now = Utc::now();
+        let time = record.delta.last_seen.or(event.last_timestamp).unwrap_or(now);
+        let now_secs = u64::try_from(now.timestamp()).unwrap_or(0);
+        self.stats.record_exported(labels, record.delta.occurrences, time.timestamp_millis(), now_secs);
     }
 
     /// Count `count` notifications that brought nothing new.
     pub fn duplicates_suppressed(&self, count: u64) {
-        self.duplicates.inc_by(count);
+        self.stats.duplicates.fetch_add(count, Ordering::Relaxed);
     }
 
     /// Count a watch restart on `api`.
     pub fn watch_restarted(&self, api: EventApi) {
-        self.restarts.get_or_create(&ApiLabels { api: api.as_str() }).inc();
+        self.stats.watch_restarts.add(api.index(), 1);
     }
 
     /// Count a failed list or watch on `api`.
     pub fn watch_failed(&self, api: EventApi) {
-        self.watch_errors.get_or_create(&ApiLabels { api: api.as_str() }).inc();
+        self.stats.watch_errors.add(api.index(), 1);
     }
 
     /// Whether the watch works; `/healthz` answers 503 while it does not.
@@ -334,17 +352,17 @@ impl Metrics {
 
     /// Count a re-list on `api`.
     pub fn relisted(&self, api: EventApi) {
-        self.relists.get_or_create(&ApiLabels { api: api.as_str() }).inc();
+        self.stats.relists.add(api.index(), 1);
     }
 
     /// Count a start from a checkpoint newer than the API server on `api`.
     pub fn checkpoint_ahead(&self, api: EventApi) {
-        self.checkpoints_ahead.get_or_create(&ApiLabels { api: api.as_str() }).inc();
+        self.stats.checkpoints_ahead.add(api.index(), 1);
     }
 
     /// Count `count` events possibly missed on `api`.
     pub fn gaps_suspected(&self, api: EventApi, count: u64) {
-        self.gaps.get_or_create(&ApiLabels { api: api.as_str() }).inc_by(count);
+        self.stats.gaps_suspected.add(api.index(), count);
     }
 
     /// Set the number of records waiting in `sink`'s queue.
@@ -395,7 +413,7 @@ impl Metrics {
 
     /// Seconds from the newest exported event time to `now`, `None` before the first export.
     pub fn last_event_age_seconds(&self, now: DateTime<Utc>) -> Option<f64> {
-        age_seconds(self.last_event.load(Ordering::Relaxed), now)
+        self.stats.newest_event_millis().map(|millis| age_seconds(millis, now))
     }
 
     /// The exposition (OpenMetrics text, ending in `# EOF`).
@@ -536,6 +554,41 @@ mod tests {
         assert!(!text.contains("llama") && !text.contains("w-1") && !text.contains("ns-1"), "no object names: {text}");
         assert!(text.ends_with("# EOF\n"));
         assert!(text.contains("# TYPE gpu_events_export_events_exported counter"));
+    }
+
+    /// The value of the one sample that starts with `series` (`name{labels}` or `name`).
+    fn sample(text: &str, series: &str) -> u64 {
+        let line =
+            samples(text).into_iter().find(|s| s.starts_with(series)).unwrap_or_else(|| panic!("{series}: {text}"));
+        line.rsplit(' ').next().and_then(|v| v.parse().ok()).expect("a number")
+    }
+
+    #[test]
+    fn one_event_counts_once_in_the_stats_and_in_the_metrics() {
+        let stats = Arc::new(ExporterStats::default());
+        let metrics = Metrics::with_stats(&MetricsConfig::default(), None, stats.clone());
+        metrics.record_exported(&gpu_pending("ml", "llama-0", 3));
+        metrics.duplicates_suppressed(1);
+        metrics.relisted(EventApi::CoreV1);
+        metrics.gaps_suspected(EventApi::CoreV1, 1);
+        assert_eq!(stats.exported.load(Ordering::Relaxed), 1);
+        assert_eq!(stats.occurrences(), 3);
+        let text = metrics.encode();
+        let exported: u64 = samples(&text)
+            .into_iter()
+            .filter(|s| s.starts_with("gpu_events_export_events_exported_total"))
+            .filter_map(|s| s.rsplit(' ').next()?.parse::<u64>().ok())
+            .sum();
+        assert_eq!(exported, stats.occurrences(), "{text}");
+        assert_eq!(sample(&text, "gpu_events_export_duplicates_suppressed_total"), 1);
+        assert_eq!(stats.duplicates.load(Ordering::Relaxed), 1);
+        assert_eq!(sample(&text, r#"gpu_events_export_relists_total{api="v1"}"#), 1);
+        assert_eq!(stats.relists.load(Ordering::Relaxed), 1);
+        assert_eq!(stats.gaps_suspected[EventApi::CoreV1.index()].load(Ordering::Relaxed), 1);
+        // Counted after the scrape: the next scrape reads the same counters, no copy to update.
+        metrics.record_exported(&gpu_pending("ml", "llama-0", 2));
+        assert_eq!(stats.occurrences(), 5);
+        assert!(metrics.encode().contains(r#"cause="insufficient-gpu"} 5"#));
     }
 
     #[test]

@@ -30,6 +30,17 @@ pub enum EventApi {
 }
 
 impl EventApi {
+    /// Both APIs, in [`EventApi::index`] order.
+    pub const ALL: [EventApi; crate::stats::APIS] = [EventApi::EventsV1, EventApi::CoreV1];
+
+    /// The API's slot in a [`PerApi`](crate::stats::PerApi) counter (its place in [`EventApi::ALL`]).
+    pub fn index(self) -> usize {
+        match self {
+            EventApi::EventsV1 => 0,
+            EventApi::CoreV1 => 1,
+        }
+    }
+
     /// The apiVersion (`events.k8s.io/v1` or `v1`), the `api` label of metrics.
     pub fn as_str(self) -> &'static str {
         match self {

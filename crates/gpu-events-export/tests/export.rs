@@ -278,6 +278,59 @@ async fn records_are_redacted_routed_alerted_on_and_counted_in_metrics() {
     task.await.unwrap().unwrap();
 }
 
+/// The value of the sample `series` (`name{labels}`) in an exposition, 0 when absent.
+fn sample(body: &str, series: &str) -> u64 {
+    body.lines()
+        .find(|l| l.starts_with(series) && l[series.len()..].starts_with(' '))
+        .and_then(|l| l.rsplit(' ').next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+#[tokio::test]
+async fn one_event_counts_once_in_the_stats_and_in_the_metrics() {
+    // Regression: the exporter counted every event twice, once in ExporterStats and once in the
+    // metrics; now the metrics render the stats, so the two views cannot drift apart.
+    let server = ApiServer::start().await;
+    let dir = temp_dir("counted-once");
+    server.insert(core_event("pod-0.1", &uid(0), 3, "m")).unwrap();
+    let port = free_port();
+    let mut options = ExporterOptions::default();
+    options.apis = vec![EventApi::EventsV1, EventApi::CoreV1];
+    options.sinks = vec![SinkConfig::from_spec(&format!("file:{}", dir.join("events.jsonl").display()))];
+    options.watch = timing();
+    options.metrics_addr = Some(format!("127.0.0.1:{port}").parse().unwrap());
+    let (stop, stopped) = watch::channel(false);
+    let stats = Arc::new(ExporterStats::default());
+    let task = tokio::spawn(exporter::run(server.client_without_retry(), options, stats.clone(), stopped));
+    wait_for_lines(&dir, 1).await;
+    // Both APIs list the same Event: the second copy is a duplicate.
+    for _ in 0..500 {
+        if stats.duplicates.load(Ordering::Relaxed) >= 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let body = reqwest::get(format!("http://127.0.0.1:{port}/metrics")).await.unwrap().text().await.unwrap();
+    stop.send(true).unwrap();
+    task.await.unwrap().unwrap();
+    assert_eq!(lines(&dir).len(), 1, "one record");
+    assert_eq!(stats.exported.load(Ordering::Relaxed), 1);
+    assert_eq!(stats.occurrences(), 3, "its three occurrences, once");
+    let exported =
+        r#"gpu_events_export_events_exported_total{reason="FailedScheduling",group="scheduling",type="Warning","#;
+    let series: Vec<&str> = body.lines().filter(|l| l.starts_with(exported)).collect();
+    assert_eq!(series.len(), 1, "{body}");
+    assert!(series[0].ends_with(" 3"), "{body}");
+    let duplicates = stats.duplicates.load(Ordering::Relaxed);
+    assert!(duplicates >= 1, "{body}");
+    assert_eq!(sample(&body, "gpu_events_export_duplicates_suppressed_total"), duplicates, "{body}");
+    for api in EventApi::ALL {
+        let relists = sample(&body, &format!(r#"gpu_events_export_relists_total{{api="{}"}}"#, api.as_str()));
+        assert_eq!(relists, stats.relists[api.index()].load(Ordering::Relaxed), "{api:?}: {body}");
+        assert!(relists >= 1, "{api:?}: {body}");
+    }
+}
+
 #[tokio::test]
 async fn events_deleted_while_down_are_not_exported_twice_through_both_apis() {
     let server = ApiServer::start().await;
