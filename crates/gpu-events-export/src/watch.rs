@@ -453,9 +453,33 @@ where
 }
 
 /// `storage.NewTooLargeResourceVersionError`'s answer: 504 with cause `ResourceVersionTooLarge`
-/// (older servers: only the message).
+/// (older servers: only the message, which `NewTimeoutError` starts with `Timeout: `).
 fn too_large(status: &kube::core::Status) -> bool {
     status.code == 504
         && (status.details.as_ref().is_some_and(|d| d.causes.iter().any(|c| c.reason == "ResourceVersionTooLarge"))
-            || status.message.starts_with("Too large resource version"))
+            || status.message.contains("Too large resource version"))
+}
+
+#[cfg(test)]
+mod too_large_tests {
+    use super::too_large;
+
+    fn status(message: &str, cause: Option<&str>) -> kube::core::Status {
+        let causes: Vec<serde_json::Value> =
+            cause.map(|reason| serde_json::json!({"reason": reason, "message": "", "field": ""})).into_iter().collect();
+        serde_json::from_value(serde_json::json!({
+            "status": "Failure", "message": message, "reason": "Timeout", "code": 504,
+            "details": {"name": "", "group": "", "kind": "", "uid": "", "retryAfterSeconds": 0, "causes": causes},
+        }))
+        .expect("a Status")
+    }
+
+    #[test]
+    fn a_too_large_resource_version_is_known_by_its_cause_or_by_the_real_servers_message() {
+        // kube-apiserver v1.37's message starts with "Timeout: " (seen on the real server).
+        assert!(too_large(&status("Timeout: Too large resource version: 9, current: 7", None)));
+        assert!(too_large(&status("Too large resource version: 9, current: 7", None)));
+        assert!(too_large(&status("anything", Some("ResourceVersionTooLarge"))));
+        assert!(!too_large(&status("Timeout: request did not complete within the allotted timeout", None)));
+    }
 }

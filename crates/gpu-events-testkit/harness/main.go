@@ -6,16 +6,20 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
+
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/server/v3/embed"
 )
 
 func main() {
@@ -32,7 +36,7 @@ func run() error {
 	flag.DurationVar(&opts.eventTTL, "event-ttl", time.Hour, "kube-apiserver --event-ttl: how long Events are kept")
 	flag.IntVar(&opts.port, "port", 0, "secure port on 127.0.0.1 (0: a free port)")
 	flag.DurationVar(&opts.startTimeout, "start-timeout", 3*time.Minute, "give up if /readyz is not ok by then")
-	flag.BoolVar(&opts.stopOnStdinEOF, "stop-on-stdin-eof", false, "also stop when stdin closes (a parent that dies without a signal closes it)")
+	flag.BoolVar(&opts.stopOnStdinEOF, "stop-on-stdin-eof", false, "also stop when stdin closes (a parent that dies without a signal closes it), and read commands from stdin, one a line: \"compact\" compacts etcd at its current revision and prints \"compacted revision=N\"")
 	flag.Parse()
 	opts.extraArgs = flag.Args()
 
@@ -66,15 +70,23 @@ func run() error {
 	// A parent that died took the read end of stdout and stderr with it: without this, the next log line would
 	// kill the harness with SIGPIPE before it cleans up; with it, such writes fail quietly.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	commands := make(chan string)
 	if opts.stopOnStdinEOF {
 		go func() {
-			_, _ = io.Copy(io.Discard, os.Stdin)
+			// Each line is a command (see serve); the end of stdin stops the harness.
+			lines := bufio.NewScanner(os.Stdin)
+			for lines.Scan() {
+				select {
+				case commands <- strings.TrimSpace(lines.Text()):
+				case <-ctx.Done():
+				}
+			}
 			fmt.Fprintln(os.Stderr, "harness: stdin closed, stopping")
 			cancel()
 		}()
 	}
 
-	return serve(ctx, opts)
+	return serve(ctx, opts, commands)
 }
 
 // options are the harness's own flags.
@@ -88,7 +100,7 @@ type options struct {
 	extraArgs      []string
 }
 
-func serve(ctx context.Context, opts options) error {
+func serve(ctx context.Context, opts options, commands <-chan string) error {
 	creds, err := writeCredentials(filepath.Join(opts.dataDir, "pki"))
 	if err != nil {
 		return err
@@ -126,17 +138,46 @@ func serve(ctx context.Context, opts options) error {
 	}
 	fmt.Printf("ready server=%s kubeconfig=%s data-dir=%s\n", server, opts.kubeconfig, opts.dataDir)
 
-	select {
-	case err := <-api.done:
-		if ctx.Err() == nil {
-			return fmt.Errorf("kube-apiserver stopped: %v", err)
+	for {
+		select {
+		case command := <-commands:
+			if err := runCommand(ctx, etcd, command); err != nil {
+				fmt.Printf("error command=%q %v\n", command, err)
+			}
+		case err := <-api.done:
+			if ctx.Err() == nil {
+				return fmt.Errorf("kube-apiserver stopped: %v", err)
+			}
+			if err != nil && !errors.Is(err, context.Canceled) {
+				return fmt.Errorf("kube-apiserver did not stop cleanly: %w", err)
+			}
+			fmt.Fprintln(os.Stderr, "harness: stopped")
+			return nil
+		case err := <-etcd.Err():
+			return fmt.Errorf("etcd stopped: %v", err)
 		}
-		if err != nil && !errors.Is(err, context.Canceled) {
-			return fmt.Errorf("kube-apiserver did not stop cleanly: %w", err)
+	}
+}
+
+// runCommand runs one command read from stdin, answering on stdout.
+//
+//   - "compact": compacts etcd at its current revision, as kube-apiserver's own compactor does every
+//     --etcd-compaction-interval (but now, and up to the latest write), then prints "compacted revision=N". A
+//     watch or an Exact list from a resourceVersion below N is then answered 410 Expired, and so is a
+//     continue token from before.
+func runCommand(ctx context.Context, etcd *embed.Etcd, command string) error {
+	switch command {
+	case "compact":
+		rev := etcd.Server.KV().Rev()
+		req := &etcdserverpb.CompactionRequest{Revision: rev, Physical: true}
+		if _, err := etcd.Server.Compact(ctx, req); err != nil {
+			return fmt.Errorf("compacting etcd at revision %d: %w", rev, err)
 		}
-		fmt.Fprintln(os.Stderr, "harness: stopped")
+		fmt.Printf("compacted revision=%d\n", rev)
 		return nil
-	case err := <-etcd.Err():
-		return fmt.Errorf("etcd stopped: %v", err)
+	case "":
+		return nil
+	default:
+		return fmt.Errorf("unknown command (known: compact)")
 	}
 }

@@ -98,7 +98,9 @@ pub(crate) fn canonical_micro_time(s: &str) -> Result<String, String> {
     let b = s.as_bytes();
     let frac_ok = b.len() > 26 && b[19] == b'.' && b[20..26].iter().all(u8::is_ascii_digit) && !b[26].is_ascii_digit();
     if !frac_ok {
-        return Err(err("cannot parse the fractional seconds as \".000000\""));
+        // Go's time.Parse names what is left of the value where the layout's `.000000` is.
+        let rest = s.get(19..).unwrap_or("");
+        return Err(err(&format!("cannot parse {rest:?} as \".000000\"")));
     }
     let t = DateTime::parse_from_rfc3339(s).map_err(|e| err(&e.to_string()))?;
     Ok(t.with_timezone(&Utc).to_rfc3339_opts(SecondsFormat::Micros, true))
@@ -364,6 +366,24 @@ pub(crate) fn validate_create(ev: &Map<String, Value>, api: EventApi) -> Vec<Fie
     errs
 }
 
+/// An ObjectReference as Go prints the internal struct in a field error: every field, by its Go name, in order.
+fn go_object_reference(value: &Value) -> String {
+    let mut fields = Vec::new();
+    for (go, json) in [
+        ("Kind", "kind"),
+        ("Namespace", "namespace"),
+        ("Name", "name"),
+        ("UID", "uid"),
+        ("APIVersion", "apiVersion"),
+        ("ResourceVersion", "resourceVersion"),
+        ("FieldPath", "fieldPath"),
+    ] {
+        let v = value.get(json).cloned().unwrap_or_else(|| json!(""));
+        fields.push(format!("{go:?}:{}", serde_json::to_string(&v).unwrap_or_default()));
+    }
+    format!("{{{}}}", fields.join(","))
+}
+
 /// `ValidateEventUpdate`: legacy checks of the new object; for events.k8s.io/v1 also metadata, series and the
 /// immutable fields (everything but `series` and metadata).
 pub(crate) fn validate_update(new: &Map<String, Value>, old: &Map<String, Value>, api: EventApi) -> Vec<FieldError> {
@@ -394,7 +414,11 @@ pub(crate) fn validate_update(new: &Map<String, Value>, old: &Map<String, Value>
         if new.get(field) != old.get(field) {
             let shown = if field == "reportingComponent" { "reportingController" } else { field };
             let value = new.get(field).cloned().unwrap_or(Value::Null);
-            errs.push(FieldError::invalid(shown, value, "field is immutable"));
+            if matches!(field, "involvedObject" | "related") && value.is_object() {
+                errs.push(FieldError::invalid_shown(shown, go_object_reference(&value), "field is immutable"));
+            } else {
+                errs.push(FieldError::invalid(shown, value, "field is immutable"));
+            }
         }
     }
     errs

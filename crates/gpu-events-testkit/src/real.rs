@@ -2,7 +2,7 @@
 //! runs one: its own temporary data directory per server, stopped with SIGTERM when dropped.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
@@ -124,7 +124,9 @@ pub struct RealApiServer {
     child: Option<Child>,
     // Held open: the harness stops when it closes, so a test process that dies without dropping this (a static,
     // an abort) leaves no server behind.
-    stdin: Option<ChildStdin>,
+    // Commands go in here too, one a line ([`RealApiServer::compact`]); answers come on stdout.
+    stdin: Mutex<Option<ChildStdin>>,
+    answers: Mutex<mpsc::Receiver<String>>,
     url: String,
     kubeconfig: PathBuf,
     log: Arc<Mutex<VecDeque<String>>>,
@@ -181,18 +183,27 @@ impl RealApiServer {
             }
         });
         let (ready_tx, ready_rx) = mpsc::channel();
+        let (answer_tx, answer_rx) = mpsc::channel();
         let stdout = child.stdout.take().expect("stdout is piped");
         std::thread::spawn(move || {
-            // Only the ready line matters; reading on keeps the pipe from filling.
+            // The ready line, then the answers to commands; reading on keeps the pipe from filling.
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
                 if let Some(ready) = ReadyLine::parse(&line) {
                     let _ = ready_tx.send(ready);
+                } else if line.starts_with("compacted ") || line.starts_with("error ") {
+                    let _ = answer_tx.send(line);
                 }
             }
         });
 
-        let mut server =
-            RealApiServer { child: Some(child), stdin, url: String::new(), kubeconfig: PathBuf::new(), log };
+        let mut server = RealApiServer {
+            child: Some(child),
+            stdin: Mutex::new(stdin),
+            answers: Mutex::new(answer_rx),
+            url: String::new(),
+            kubeconfig: PathBuf::new(),
+            log,
+        };
         let deadline = Instant::now() + config.start_timeout + Duration::from_secs(5);
         loop {
             match ready_rx.recv_timeout(Duration::from_millis(100)) {
@@ -252,10 +263,40 @@ impl RealApiServer {
         log.iter().map(String::as_str).collect::<Vec<_>>().join("\n")
     }
 
+    /// Compacts etcd at its current revision now, as kube-apiserver's compactor does every
+    /// `--etcd-compaction-interval`: a watch from an older resourceVersion then gets an `ERROR` event with a 410
+    /// `Expired` Status, and an `Exact` list at one or a `continue` token from before gets 410. Returns the
+    /// revision compacted at (the resourceVersion of the latest write, of any resource).
+    pub async fn compact(&self) -> Result<u64, RealError> {
+        let what = || PathBuf::from("the harness's stdin (command compact)");
+        {
+            let mut stdin = self.stdin.lock().expect("the stdin lock is not poisoned");
+            let pipe = stdin.as_mut().ok_or_else(|| RealError::Io {
+                path: what(),
+                source: std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the server is stopping"),
+            })?;
+            pipe.write_all(b"compact\n")
+                .and_then(|()| pipe.flush())
+                .map_err(|source| RealError::Io { path: what(), source })?;
+        }
+        let answer = {
+            let answers = self.answers.lock().expect("the answers lock is not poisoned");
+            answers.recv_timeout(Duration::from_secs(60))
+        };
+        let failed = |reason: String| RealError::Io { path: what(), source: std::io::Error::other(reason) };
+        match answer {
+            Ok(line) => line
+                .strip_prefix("compacted revision=")
+                .and_then(|rev| rev.trim().parse().ok())
+                .ok_or_else(|| failed(line.clone())),
+            Err(e) => Err(failed(format!("no answer: {e}"))),
+        }
+    }
+
     /// Stops the server: SIGTERM, then waits for it to exit (killing it after 30 s). Returns its exit status.
     pub async fn stop(mut self) -> Result<ExitStatus, RealError> {
         let child = self.child.take();
-        let stdin = self.stdin.take();
+        let stdin = self.stdin.get_mut().expect("the stdin lock is not poisoned").take();
         tokio::task::spawn_blocking(move || stop_child(child, stdin))
             .await
             .expect("stopping the harness does not panic")
@@ -286,7 +327,8 @@ impl RealApiServer {
 
 impl Drop for RealApiServer {
     fn drop(&mut self) {
-        let _ = stop_child(self.child.take(), self.stdin.take());
+        let stdin = self.stdin.get_mut().map(Option::take).unwrap_or_default();
+        let _ = stop_child(self.child.take(), stdin);
     }
 }
 

@@ -6,10 +6,12 @@ use std::ops::Bound;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use bytes::Bytes;
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
-use hyper::header::{CONTENT_TYPE, HeaderValue, RETRY_AFTER};
+use hyper::header::{ACCEPT, CONTENT_TYPE, HeaderValue, RETRY_AFTER};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Request, Response, StatusCode};
@@ -28,6 +30,7 @@ use crate::resource::ResourceType;
 use crate::selector::{FieldSelector, LabelSelector};
 use crate::status::ApiError;
 use crate::store::{ObjKey, State, Watcher, meta_str, render, set_meta};
+use crate::table::{self, IncludeObject};
 use crate::validation::{FieldError, NameRule, object_meta};
 
 /// State shared by the server task and the [`ApiServer`](crate::ApiServer) handle.
@@ -106,6 +109,7 @@ struct Ctx {
     method: String,
     query: Vec<(String, String)>,
     content_type: String,
+    accept: String,
     raw: Bytes,
 }
 
@@ -116,6 +120,14 @@ impl Ctx {
 
     fn is_watch(&self) -> bool {
         matches!(self.q("watch"), Some("true" | "1"))
+    }
+
+    /// The Table form was asked for (and the resource has one).
+    fn table(&self, rt: &ResourceType) -> Result<Option<IncludeObject>, ApiError> {
+        if !table::has_table(rt) || !table::wants_table(&self.accept) {
+            return Ok(None);
+        }
+        IncludeObject::parse(self.q("includeObject")).map(Some)
     }
 
     fn dry_run(&self) -> bool {
@@ -152,6 +164,7 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
     let path = req.uri().path().to_string();
     let query = parse_query(req.uri().query().unwrap_or(""));
     let content_type = req.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_string);
+    let accept = req.headers().get(ACCEPT).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
     let raw = req.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
     let record = RecordedRequest {
         seq: 0,
@@ -170,7 +183,7 @@ async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Response<
         let seq = st.log_request(record);
         (seq, st.fire_fault(&method, &path, is_watch))
     };
-    let ctx = Ctx { method, query, content_type: content_type.unwrap_or_default(), raw };
+    let ctx = Ctx { method, query, content_type: content_type.unwrap_or_default(), accept, raw };
     let faulted = |code: Option<u16>| shared.lock().finish_request(seq, code, true);
     match fault {
         Some(FaultAction::Status { code, reason, message, retry_after }) => {
@@ -366,7 +379,7 @@ fn resource_request(
     let ns = t.namespace.clone().unwrap_or_default();
     let name = t.name.clone().unwrap_or_default();
     match verb {
-        "get" => get(st, &t.rt, &ns, &name),
+        "get" => get(st, &t.rt, &ns, &name, ctx),
         "list" => list(st, &t.rt, t.namespace.as_deref(), ctx),
         "watch" => {
             let mut ctx_fields = t.name.as_ref().map(|n| format!("metadata.name={n}"));
@@ -390,9 +403,16 @@ fn key(rt: &ResourceType, ns: &str, name: &str) -> ObjKey {
     (rt.storage(), if rt.namespaced { ns.to_string() } else { String::new() }, name.to_string())
 }
 
-fn get(st: &State, rt: &ResourceType, ns: &str, name: &str) -> Result<Response<ResBody>, ApiError> {
+fn get(st: &State, rt: &ResourceType, ns: &str, name: &str, ctx: &Ctx) -> Result<Response<ResBody>, ApiError> {
+    let include = ctx.table(rt)?;
     let obj = st.objects.get(&key(rt, ns, name)).ok_or_else(|| ApiError::not_found(rt, name))?;
-    Ok(json_response(200, &render(rt, obj, true)))
+    let served = render(rt, obj, true);
+    if let Some(include) = include {
+        let metadata = json!({"resourceVersion": meta_str(&served, "resourceVersion")});
+        let row = (render(&ResourceType::CORE_EVENTS, obj, true), served);
+        return Ok(json_response(200, &table::event_table(&[row], metadata, include)));
+    }
+    Ok(json_response(200, &served))
 }
 
 /// Decodes a request body into the stored form of `rt`.
@@ -408,9 +428,12 @@ fn decode(rt: &ResourceType, body: &Value) -> Result<Value, ApiError> {
     if let Some(kind) = body.get("kind").and_then(Value::as_str).filter(|s| !s.is_empty())
         && kind != rt.kind
     {
+        // kube-apiserver's decoder looks the kind up in the request's group and version.
         return Err(ApiError::bad_request(format!(
-            "the kind in the data ({kind}) does not match the expected kind ({})",
-            rt.kind
+            "{kind} in version {:?} cannot be handled as a {}: no kind {kind:?} is registered for version {:?} in scheme \"pkg/runtime/scheme.go:111\"",
+            rt.version,
+            rt.kind,
+            rt.api_version()
         )));
     }
     if rt.is_event() {
@@ -649,10 +672,14 @@ fn delete(st: &mut State, rt: &ResourceType, ns: &str, name: &str, ctx: &Ctx) ->
     if rt.group.is_empty() && rt.plural == "pods" {
         return Ok(json_response(200, &render(rt, &gone, true)));
     }
+    let mut details = json!({"name": name, "kind": rt.plural, "uid": meta_str(&gone, "uid")});
+    if !rt.group.is_empty() {
+        details["group"] = json!(rt.group);
+    }
     Ok(json_response(
         200,
         &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success",
-                "details": {"name": name, "group": rt.group, "kind": rt.plural, "uid": meta_str(&gone, "uid")}}),
+                "details": details}),
     ))
 }
 
@@ -685,15 +712,141 @@ fn delete_collection(
     ))
 }
 
-fn parse_rv(s: &str) -> Result<u64, ApiError> {
-    s.parse().map_err(|_| ApiError::bad_request(format!("invalid resource version: {s:?}")))
+/// etcd3's versioner: `strconv.ParseUint`, its failure as a field error on `resourceVersion`.
+fn parse_rv_go(s: &str) -> Result<u64, String> {
+    s.parse().map_err(|_| {
+        let why = if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+            "value out of range"
+        } else {
+            "invalid syntax"
+        };
+        format!("resourceVersion: Invalid value: {s:?}: strconv.ParseUint: parsing {s:?}: {why}")
+    })
+}
+
+/// A list's resourceVersion: a bad one is a 400 (`invalid resource version: ...`).
+fn parse_list_rv(s: &str) -> Result<u64, ApiError> {
+    parse_rv_go(s).map_err(|e| ApiError::bad_request(format!("invalid resource version: {e}")))
+}
+
+/// A watch's resourceVersion: a bad one is a plain error from the storage, so a 500 without a reason.
+fn parse_watch_rv(s: &str) -> Result<u64, ApiError> {
+    parse_rv_go(s).map_err(|e| ApiError::internal(&e))
+}
+
+/// `ValidateListOptions` of apimachinery (`pkg/apis/meta/internalversion/validation`), the WatchList feature on:
+/// resourceVersionMatch only with a resourceVersion, not with continue, `Exact` not with `0`, no
+/// sendInitialEvents on a list; on a watch, sendInitialEvents only with `NotOlderThan` and resourceVersionMatch only
+/// with sendInitialEvents. 422 with kind `ListOptions.meta.k8s.io`.
+fn validate_list_options(ctx: &Ctx, watch: bool) -> Result<(), ApiError> {
+    let rv = ctx.q("resourceVersion").unwrap_or("");
+    let rvm = ctx.q("resourceVersionMatch").unwrap_or("");
+    let continued = ctx.q("continue").is_some_and(|c| !c.is_empty());
+    let send_initial = ctx.q("sendInitialEvents").is_some_and(|v| !v.is_empty());
+    let field = "resourceVersionMatch";
+    let mut errs = Vec::new();
+    if !watch {
+        if !rvm.is_empty() {
+            if rv.is_empty() {
+                errs.push(FieldError::forbidden(
+                    field,
+                    "resourceVersionMatch is forbidden unless resourceVersion is provided",
+                ));
+            }
+            if continued {
+                errs.push(FieldError::forbidden(field, "resourceVersionMatch is forbidden when continue is provided"));
+            }
+            if rvm != "Exact" && rvm != "NotOlderThan" {
+                errs.push(FieldError::not_supported(field, rvm, &["Exact", "NotOlderThan", ""]));
+            }
+            if rvm == "Exact" && rv == "0" {
+                errs.push(FieldError::forbidden(
+                    field,
+                    "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"",
+                ));
+            }
+        }
+        if send_initial {
+            errs.push(FieldError::forbidden("sendInitialEvents", "sendInitialEvents is forbidden for list"));
+        }
+    } else {
+        if send_initial && rvm != "NotOlderThan" {
+            errs.push(FieldError::forbidden(
+                field,
+                "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+            ));
+        }
+        if !rvm.is_empty() {
+            if !send_initial {
+                errs.push(FieldError::forbidden(
+                    field,
+                    "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided",
+                ));
+            }
+            if rvm != "NotOlderThan" {
+                errs.push(FieldError::not_supported(field, rvm, &["NotOlderThan"]));
+            }
+            if continued {
+                errs.push(FieldError::forbidden(field, "resourceVersionMatch is forbidden when continue is provided"));
+            }
+        }
+    }
+    if errs.is_empty() {
+        return Ok(());
+    }
+    Err(ApiError::invalid_kind("ListOptions.meta.k8s.io", "meta.k8s.io", "ListOptions", "", &errs))
+}
+
+/// etcd3's messages for a compacted resourceVersion (`storage/etcd3/errors.go`).
+const WATCH_TOO_OLD: &str = "The resourceVersion for the provided watch is too old.";
+const LIST_TOO_OLD: &str = "The resourceVersion for the provided list is too old.";
+const INCONSISTENT_CONTINUE: &str = "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
+
+/// A continue token as kube-apiserver's (`storage.EncodeContinue`): base64url (no padding) of
+/// `{"v":"meta.k8s.io/v1","rv":RV,"start":"NS/NAME\u0000"}`; `rv` -1 continues at the latest resourceVersion (the
+/// token a 410 on a compacted continue hands out).
+fn encode_continue(ns: &str, name: &str, rv: i64) -> String {
+    let token = json!({"v": "meta.k8s.io/v1", "rv": rv, "start": format!("{ns}/{name}\u{0}")});
+    URL_SAFE_NO_PAD.encode(serde_json::to_vec(&token).unwrap_or_default())
+}
+
+/// `storage.DecodeContinue`, with its errors (400 `invalid continue token: ...`): the namespace and name to start
+/// after, and the resourceVersion.
+fn decode_continue(token: &str) -> Result<(String, String, i64), ApiError> {
+    let invalid =
+        |why: String| ApiError::bad_request(format!("invalid continue token: continue key is not valid{why}"));
+    let data = URL_SAFE_NO_PAD.decode(token).map_err(|e| {
+        // Go's base64: `illegal base64 data at input byte N`.
+        let at = match e {
+            base64::DecodeError::InvalidByte(at, _) | base64::DecodeError::InvalidLastSymbol(at, _) => at,
+            _ => token.len(),
+        };
+        invalid(format!(": illegal base64 data at input byte {at}"))
+    })?;
+    let decoded: Value = serde_json::from_slice(&data).map_err(|e| invalid(format!(": {e}")))?;
+    let version = decoded["v"].as_str().unwrap_or("");
+    if version != "meta.k8s.io/v1" {
+        return Err(invalid(format!(": server does not recognize this encoded version {version}")));
+    }
+    let rv = decoded["rv"].as_i64().unwrap_or(0);
+    if rv == 0 {
+        return Err(invalid(": incorrect encoded start resourceVersion (version meta.k8s.io/v1)".into()));
+    }
+    let start = decoded["start"].as_str().unwrap_or("");
+    if start.is_empty() {
+        return Err(invalid(": encoded start key empty (version meta.k8s.io/v1)".into()));
+    }
+    let start = start.strip_suffix('\u{0}').unwrap_or(start);
+    let (ns, name) = start.split_once('/').ok_or_else(|| invalid(format!(": {start}")))?;
+    Ok((ns.to_string(), name.to_string(), rv))
 }
 
 /// `storage.NewTooLargeResourceVersionError`: 504 Timeout with cause `ResourceVersionTooLarge`. etcd3's list
 /// check (`validateMinimumResourceVersion`) passes no retry delay; its watch with `sendInitialEvents` passes 1 to
 /// 4 seconds.
 fn too_large(rv: u64, current: u64, retry_after: Option<u64>) -> ApiError {
-    let mut e = ApiError::new(504, "Timeout", format!("Too large resource version: {rv}, current: {current}"));
+    // `NewTimeoutError` puts "Timeout: " before the message.
+    let mut e = ApiError::new(504, "Timeout", format!("Timeout: Too large resource version: {rv}, current: {current}"));
     let mut details =
         json!({"causes": [{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}]});
     if let Some(seconds) = retry_after {
@@ -709,17 +862,6 @@ fn error_watch(e: &ApiError, filter: Filter) -> Response<ResBody> {
     line.push(b'\n');
     let body = WatchBody { pending: VecDeque::from([Bytes::from(line)]), rx: None, filter, deadline: None };
     respond(200, ResBody::Watch(Box::new(body)))
-}
-
-fn hex_encode(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
-fn hex_decode(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok()).collect()
 }
 
 /// Iterates the objects of one storage as they were at a past resourceVersion: the current objects, overlaid with
@@ -762,46 +904,51 @@ fn list(st: &State, rt: &ResourceType, ns: Option<&str>, ctx: &Ctx) -> Result<Re
         labels: LabelSelector::parse(ctx.q("labelSelector").unwrap_or(""))?,
     };
     let limit: usize = match ctx.q("limit").filter(|s| !s.is_empty()) {
-        Some(l) => l.parse().map_err(|_| ApiError::bad_request(format!("invalid limit: {l:?}")))?,
+        Some(l) => l.parse().map_err(|_| {
+            let why = if l.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit()) {
+                "value out of range"
+            } else {
+                "invalid syntax"
+            };
+            ApiError::bad_request(format!("strconv.ParseInt: parsing {l:?}: {why}"))
+        })?,
         None => 0,
     };
+    let table = ctx.table(rt)?;
+    validate_list_options(ctx, false)?;
     let storage = rt.storage();
     let mut start = Bound::Included((storage.clone(), ns.unwrap_or("").to_string(), String::new()));
     let snapshot_rv = match ctx.q("continue").filter(|s| !s.is_empty()) {
         Some(token) => {
-            let bad = || ApiError::bad_request("continue key is not valid: incorrect encoded start resourceVersion");
-            let decoded: Value = hex_decode(token).and_then(|b| serde_json::from_slice(&b).ok()).ok_or_else(bad)?;
-            let rv = decoded["rv"].as_u64().ok_or_else(bad)?;
-            let (Some(kns), Some(kname)) = (decoded["ns"].as_str(), decoded["name"].as_str()) else {
-                return Err(bad());
-            };
-            if rv < st.compacted_rv {
-                return Err(ApiError::expired(
-                    "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.",
-                ));
+            let (kns, kname, rv) = decode_continue(token)?;
+            if ctx.q("resourceVersion").is_some_and(|rv| !rv.is_empty() && rv != "0") {
+                return Err(ApiError::bad_request("specifying resource version is not allowed when using continue"));
             }
-            start = Bound::Excluded((storage.clone(), kns.to_string(), kname.to_string()));
-            rv
-        }
-        None => match ctx.q("resourceVersion").filter(|s| !s.is_empty() && *s != "0") {
-            None => st.rv,
-            Some(rv) => {
-                let rv = parse_rv(rv)?;
-                if rv > st.rv {
-                    return Err(too_large(rv, st.rv, None));
+            start = Bound::Excluded((storage.clone(), kns.clone(), kname.clone()));
+            match u64::try_from(rv) {
+                // -1: go on at the latest resourceVersion.
+                Err(_) => st.rv,
+                Ok(rv) if rv < st.compacted_rv => {
+                    let mut e = ApiError::expired(INCONSISTENT_CONTINUE);
+                    e.continue_token = Some(encode_continue(&kns, &kname, -1).into());
+                    return Err(e);
                 }
-                if ctx.q("resourceVersionMatch") == Some("Exact") {
+                Ok(rv) => rv,
+            }
+        }
+        None => match ctx.q("resourceVersion").filter(|s| !s.is_empty()) {
+            None => st.rv,
+            Some(rv) => match parse_list_rv(rv)? {
+                0 => st.rv,
+                rv if rv > st.rv => return Err(too_large(rv, st.rv, None)),
+                rv if ctx.q("resourceVersionMatch") == Some("Exact") => {
                     if rv < st.compacted_rv {
-                        return Err(ApiError::expired(format!(
-                            "The resourceVersion for the provided list is too old. (requested {rv}, oldest available {})",
-                            st.compacted_rv
-                        )));
+                        return Err(ApiError::expired(LIST_TOO_OLD));
                     }
                     rv
-                } else {
-                    st.rv
                 }
-            }
+                _ => st.rv,
+            },
         },
     };
     let mut overlay: BTreeMap<ObjKey, Option<Arc<Value>>> = BTreeMap::new();
@@ -817,9 +964,15 @@ fn list(st: &State, rt: &ResourceType, ns: Option<&str>, ctx: &Ctx) -> Result<Re
     };
     let mut matching = snapshot.take_while(|(k, _)| in_scope(k)).filter(|(k, v)| filter.matches(&k.1, v));
     let mut items = Vec::new();
+    let mut cores = Vec::new();
     let mut last: Option<&ObjKey> = None;
     for (k, v) in matching.by_ref() {
-        items.push(render(rt, v, false));
+        if table.is_some() {
+            cores.push(render(&ResourceType::CORE_EVENTS, v, true));
+            items.push(render(rt, v, true));
+        } else {
+            items.push(render(rt, v, false));
+        }
         last = Some(k);
         if limit > 0 && items.len() == limit {
             break;
@@ -832,12 +985,16 @@ fn list(st: &State, rt: &ResourceType, ns: Option<&str>, ctx: &Ctx) -> Result<Re
     {
         let remaining = matching.count();
         if remaining > 0 {
-            let token = json!({"rv": snapshot_rv, "ns": k.1, "name": k.2});
-            metadata["continue"] = json!(hex_encode(&serde_json::to_vec(&token).unwrap_or_default()));
+            let rv = i64::try_from(snapshot_rv).unwrap_or(i64::MAX);
+            metadata["continue"] = json!(encode_continue(&k.1, &k.2, rv));
             if filter.fields.is_empty() && filter.labels.is_empty() {
                 metadata["remainingItemCount"] = json!(remaining);
             }
         }
+    }
+    if let Some(include) = table {
+        let rows: Vec<(Value, Value)> = cores.into_iter().zip(items).collect();
+        return Ok(json_response(200, &table::event_table(&rows, metadata, include)));
     }
     Ok(json_response(
         200,
@@ -858,23 +1015,13 @@ fn watch(
         fields: FieldSelector::parse(rt, field_selector)?,
         labels: LabelSelector::parse(ctx.q("labelSelector").unwrap_or(""))?,
     };
+    validate_list_options(ctx, true)?;
     let bookmarks = ctx.q("allowWatchBookmarks") == Some("true");
+    // sendInitialEvents=true: the state as ADDED events first, then (with bookmarks) a BOOKMARK marked
+    // initial-events-end; sendInitialEvents=false: only what changes after the resourceVersion, and without one (or
+    // with "0") from now on, not the state (etcd3's watcher with the WatchList feature).
+    let send_initial_given = ctx.q("sendInitialEvents").is_some_and(|v| !v.is_empty());
     let send_initial = ctx.q("sendInitialEvents") == Some("true");
-    if send_initial {
-        let mut errs = Vec::new();
-        if ctx.q("resourceVersionMatch") != Some("NotOlderThan") {
-            errs.push(FieldError::forbidden(
-                "resourceVersionMatch",
-                "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
-            ));
-        }
-        if !bookmarks {
-            errs.push(FieldError::required("allowWatchBookmarks", "allowWatchBookmarks must be set to true"));
-        }
-        if !errs.is_empty() {
-            return Err(ApiError::invalid_kind("ListOptions.meta.k8s.io", "meta.k8s.io", "ListOptions", "", &errs));
-        }
-    }
     let timeout = match ctx.q("timeoutSeconds").filter(|s| !s.is_empty()) {
         Some(s) => Some(Duration::from_secs(
             s.parse().map_err(|_| ApiError::bad_request(format!("invalid timeoutSeconds: {s:?}")))?,
@@ -883,13 +1030,15 @@ fn watch(
     };
     let storage = rt.storage();
     let mut pending = VecDeque::new();
-    let rv = ctx.q("resourceVersion").filter(|s| !s.is_empty());
+    let rv = match ctx.q("resourceVersion").filter(|s| !s.is_empty()) {
+        Some(rv) => Some(parse_watch_rv(rv)?),
+        None => None,
+    };
     let mut from_rv = st.rv;
     match rv {
-        Some(rv) if rv != "0" && !send_initial => {
-            let rv = parse_rv(rv)?;
+        Some(rv) if rv != 0 && !send_initial => {
             if rv < st.compacted_rv {
-                let e = ApiError::expired(format!("too old resource version: {rv} ({})", st.compacted_rv + 1));
+                let e = ApiError::expired(WATCH_TOO_OLD);
                 if st.config.expired_watch == ExpiredWatch::HttpGone {
                     return Err(e);
                 }
@@ -905,11 +1054,12 @@ fn watch(
                 }
             }
         }
-        Some(rv) if send_initial && parse_rv(rv)? > st.rv => {
+        Some(rv) if send_initial && rv > st.rv => {
             // etcd3's watcher checks a sendInitialEvents watch against the current revision first (and asks
             // for a retry after a jittered 1 to 4 s; the double says 1).
-            return Ok(error_watch(&too_large(parse_rv(rv)?, st.rv, Some(1)), filter));
+            return Ok(error_watch(&too_large(rv, st.rv, Some(1)), filter));
         }
+        _ if send_initial_given && !send_initial => {}
         _ => {
             // No resourceVersion, "0", or sendInitialEvents: the current state as synthetic ADDED events.
             for (k, v) in st.objects.iter().filter(|(k, _)| k.0 == storage) {
@@ -917,7 +1067,7 @@ fn watch(
                     pending.push_back(filter.line("ADDED", v));
                 }
             }
-            if send_initial {
+            if send_initial && bookmarks {
                 pending.push_back(filter.bookmark(st.rv, true));
             }
         }

@@ -13,11 +13,20 @@ pub(crate) struct ApiError {
     pub message: String,
     pub details: Option<Value>,
     pub retry_after: Option<u64>,
+    /// `metadata.continue` of the Status: the token to go on with after a 410 on a compacted `continue`.
+    pub continue_token: Option<Box<str>>,
 }
 
 impl ApiError {
     pub fn new(code: u16, reason: impl Into<String>, message: impl Into<String>) -> Self {
-        ApiError { code, reason: reason.into(), message: message.into(), details: None, retry_after: None }
+        ApiError {
+            code,
+            reason: reason.into(),
+            message: message.into(),
+            details: None,
+            retry_after: None,
+            continue_token: None,
+        }
     }
 
     fn with_details(mut self, details: Value) -> Self {
@@ -62,7 +71,12 @@ impl ApiError {
         )
     }
 
+    /// 422 Invalid. For Events of both APIs the kind is core's `Event` without a group, as kube-apiserver's
+    /// events.k8s.io storage validates the internal (core) Event: `Event "x" is invalid`, details without a group.
     pub fn invalid(rt: &ResourceType, name: &str, errors: &[FieldError]) -> Self {
+        if rt.is_event() {
+            return Self::invalid_kind("Event", "", "Event", name, errors);
+        }
         Self::invalid_kind(&rt.qualified_kind(), &rt.group, &rt.kind, name, errors)
     }
 
@@ -94,9 +108,9 @@ impl ApiError {
         ApiError::new(410, "Expired", message)
     }
 
+    /// A 500 from an error that is no API status (etcd3 storage's plain errors): no reason, the error as the message.
     pub fn internal(message: &str) -> Self {
-        ApiError::new(500, "InternalError", format!("Internal error occurred: {message}"))
-            .with_details(json!({"causes": [{"message": message}]}))
+        ApiError::new(500, "", message)
     }
 
     pub fn forbidden(rt: &ResourceType, verb: &str, namespace: Option<&str>, name: &str) -> Self {
@@ -146,21 +160,30 @@ impl ApiError {
 
     /// The `metav1.Status` body.
     pub fn status(&self) -> Value {
+        // Empty strings are left out, as Go's `omitempty` leaves them.
         let mut status = json!({
             "kind": "Status",
             "apiVersion": "v1",
             "metadata": {},
             "status": "Failure",
             "message": self.message,
-            "reason": self.reason,
             "code": self.code,
         });
+        if !self.reason.is_empty() {
+            status["reason"] = json!(self.reason);
+        }
+        if let Some(token) = &self.continue_token {
+            status["metadata"] = json!({"continue": token});
+        }
         let mut details = self.details.clone();
         if let Some(secs) = self.retry_after {
             let d = details.get_or_insert_with(|| json!({}));
             d["retryAfterSeconds"] = json!(secs);
         }
-        if let Some(d) = details {
+        if let Some(mut d) = details {
+            if let Some(m) = d.as_object_mut() {
+                m.retain(|_, v| v.as_str() != Some(""));
+            }
             status["details"] = d;
         }
         status

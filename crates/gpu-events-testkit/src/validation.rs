@@ -9,6 +9,7 @@ pub(crate) enum ErrorKind {
     Invalid,
     Forbidden,
     TooLong,
+    NotSupported,
 }
 
 impl ErrorKind {
@@ -18,6 +19,7 @@ impl ErrorKind {
             ErrorKind::Invalid => "FieldValueInvalid",
             ErrorKind::Forbidden => "FieldValueForbidden",
             ErrorKind::TooLong => "FieldValueTooLong",
+            ErrorKind::NotSupported => "FieldValueNotSupported",
         }
     }
 
@@ -27,6 +29,7 @@ impl ErrorKind {
             ErrorKind::Invalid => "Invalid value",
             ErrorKind::Forbidden => "Forbidden",
             ErrorKind::TooLong => "Too long",
+            ErrorKind::NotSupported => "Unsupported value",
         }
     }
 }
@@ -36,7 +39,8 @@ impl ErrorKind {
 pub(crate) struct FieldError {
     pub kind: ErrorKind,
     pub field: String,
-    pub value: Option<Value>,
+    /// The bad value as the message shows it (JSON, as Go's `field.Error` prints it).
+    pub value: Option<String>,
     pub detail: String,
 }
 
@@ -46,11 +50,28 @@ impl FieldError {
     }
 
     pub fn invalid(field: impl Into<String>, value: impl Into<Value>, detail: impl Into<String>) -> Self {
-        FieldError { kind: ErrorKind::Invalid, field: field.into(), value: Some(value.into()), detail: detail.into() }
+        let shown = serde_json::to_string(&value.into()).unwrap_or_default();
+        Self::invalid_shown(field, shown, detail)
+    }
+
+    /// An invalid value shown as given (e.g. a Go struct printed with its fields in Go's order).
+    pub fn invalid_shown(field: impl Into<String>, shown: String, detail: impl Into<String>) -> Self {
+        FieldError { kind: ErrorKind::Invalid, field: field.into(), value: Some(shown), detail: detail.into() }
     }
 
     pub fn forbidden(field: impl Into<String>, detail: impl Into<String>) -> Self {
         FieldError { kind: ErrorKind::Forbidden, field: field.into(), value: None, detail: detail.into() }
+    }
+
+    /// `field.NotSupported`: `Unsupported value: "x": supported values: "a", "b"`.
+    pub fn not_supported(field: impl Into<String>, value: &str, supported: &[&str]) -> Self {
+        let quoted: Vec<String> = supported.iter().map(|v| format!("{v:?}")).collect();
+        FieldError {
+            kind: ErrorKind::NotSupported,
+            field: field.into(),
+            value: Some(format!("{value:?}")),
+            detail: format!("supported values: {}", quoted.join(", ")),
+        }
     }
 
     pub fn too_long(field: impl Into<String>, detail: impl Into<String>) -> Self {
@@ -60,9 +81,7 @@ impl FieldError {
     /// `ErrorBody()`: `Invalid value: "x": detail`.
     pub fn body(&self) -> String {
         let mut s = match (&self.kind, &self.value) {
-            (ErrorKind::Invalid, Some(v)) => {
-                format!("{}: {}", self.kind.text(), serde_json::to_string(v).unwrap_or_default())
-            }
+            (ErrorKind::Invalid | ErrorKind::NotSupported, Some(v)) => format!("{}: {v}", self.kind.text()),
             _ => self.kind.text().to_string(),
         };
         if !self.detail.is_empty() {
@@ -90,9 +109,9 @@ pub(crate) fn aggregate(errors: &[FieldError]) -> String {
 }
 
 const DNS1123_SUBDOMAIN_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-const DNS1123_LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name', or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const QUALIFIED_NAME_MSG: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName', or 'my.name', or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-const LABEL_VALUE_MSG: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue', or 'my_value', or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+const DNS1123_LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const QUALIFIED_NAME_MSG: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const LABEL_VALUE_MSG: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
 fn max_len(n: usize) -> String {
     format!("must be no more than {n} characters")

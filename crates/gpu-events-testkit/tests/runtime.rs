@@ -89,7 +89,10 @@ async fn the_watcher_rewatches_after_drops_and_relists_after_410() {
     server.insert(event("e.5")).unwrap();
     server.compact();
     let got = next_labels(&mut rx, 9).await;
-    assert!(got[0].starts_with("Err") && got[0].contains("too old resource version"), "{got:?}");
+    assert!(
+        got[0].starts_with("Err") && got[0].contains("The resourceVersion for the provided watch is too old."),
+        "{got:?}"
+    );
     assert_eq!(
         got[1..],
         [
