@@ -9,48 +9,14 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use k8s_openapi::api::core::v1::ObjectReference;
 use lru::LruCache;
 
-use crate::event::{EventSpec, EventType};
+use gpu_events_core::EventType;
+
+use crate::event::EventSpec;
+use crate::object_key::ObjectKey;
 use crate::spam::SpamFilterState;
 use crate::{Dropped, SpamFilter};
-
-/// An object as the key sees it: never `resourceVersion` or `fieldPath`, which change without
-/// the object changing (kube-rs's key includes them, so a changed resourceVersion breaks a series).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct ObjectKey {
-    pub(crate) kind: String,
-    pub(crate) api_version: Option<String>,
-    pub(crate) namespace: Option<String>,
-    pub(crate) name: String,
-    pub(crate) uid: Option<String>,
-}
-
-impl ObjectKey {
-    pub(crate) fn of(reference: &ObjectReference) -> Option<ObjectKey> {
-        let text = |s: &Option<String>| s.as_deref().filter(|s| !s.is_empty()).map(str::to_owned);
-        Some(ObjectKey {
-            kind: text(&reference.kind)?,
-            api_version: text(&reference.api_version),
-            namespace: text(&reference.namespace),
-            name: text(&reference.name)?,
-            uid: text(&reference.uid),
-        })
-    }
-
-    pub(crate) fn reference(&self, field_path: Option<&str>) -> ObjectReference {
-        ObjectReference {
-            kind: Some(self.kind.clone()),
-            api_version: self.api_version.clone(),
-            namespace: self.namespace.clone(),
-            name: Some(self.name.clone()),
-            uid: self.uid.clone(),
-            field_path: field_path.map(str::to_owned),
-            resource_version: None,
-        }
-    }
-}
 
 /// What makes two publishes the same event. The note is part of it: the API server never lets a
 /// note change (events.go `ValidateEventUpdate`), so a new note is a new event and a reader always
@@ -72,7 +38,7 @@ impl Key {
             related,
             reason: spec.reason,
             action: spec.action,
-            event_type: spec.event_type,
+            event_type: spec.event_type.clone(),
             note: spec.note,
         }
     }
@@ -213,7 +179,7 @@ impl Cache {
             return Observed::Counted(entry.count);
         }
         if let Some(spam) = &mut self.spam
-            && !spam.allow(&key.regarding, key.event_type, now)
+            && !spam.allow(&key.regarding, &key.event_type, now)
         {
             return Observed::Dropped(Dropped::SpamFilter);
         }

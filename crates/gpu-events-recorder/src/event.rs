@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use gpu_events_core::EventType as CoreEventType;
+use gpu_events_core::EventType;
 use gpu_events_core::details::tensorfusion::{Emission, TensorFusionDetails};
 use gpu_events_core::details::{Details, Note};
 use gpu_events_core::reason::TensorFusionReason;
@@ -13,31 +13,12 @@ use k8s_openapi::api::core::v1::ObjectReference;
 use crate::error::InvalidEvent;
 use crate::validate::short_field;
 
-/// `Normal` or `Warning`: the only types the API server accepts on events.k8s.io/v1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum EventType {
-    /// Nothing needs attention.
-    Normal,
-    /// Something may need attention (not expected in a healthy cluster).
-    Warning,
-}
-
-impl EventType {
-    /// The wire string.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EventType::Normal => "Normal",
-            EventType::Warning => "Warning",
-        }
-    }
-
-    fn from_core(event_type: &CoreEventType) -> Result<Self, InvalidEvent> {
-        match event_type {
-            CoreEventType::Normal => Ok(EventType::Normal),
-            CoreEventType::Warning => Ok(EventType::Warning),
-            other => Err(InvalidEvent::Type(other.as_str().to_owned())),
-        }
+/// `type` as the API server accepts it on events.k8s.io/v1: `Normal` or `Warning`
+/// (events/validation.go `ValidateEventCreate`); any other is refused before a write.
+fn checked(event_type: EventType) -> Result<EventType, InvalidEvent> {
+    match event_type {
+        EventType::Normal | EventType::Warning => Ok(event_type),
+        other => Err(InvalidEvent::Type(other.as_str().to_owned())),
     }
 }
 
@@ -50,7 +31,7 @@ impl EventType {
 pub struct EventSpec {
     /// `reason` (UpperCamelCase, at most 128 bytes).
     pub reason: Cow<'static, str>,
-    /// `type`.
+    /// `type`: `Normal` or `Warning` (the others are refused when the spec is built).
     pub event_type: EventType,
     /// `action` (at most 128 bytes).
     pub action: Cow<'static, str>,
@@ -68,7 +49,7 @@ impl EventSpec {
         let info = emission.reason.info();
         Ok(EventSpec {
             reason: Cow::Borrowed(info.wire),
-            event_type: EventType::from_core(&emission.event_type)?,
+            event_type: checked(emission.event_type)?,
             action: Cow::Borrowed(emission.action),
             note: truncate_note(note).into_owned(),
             related: None,
@@ -182,7 +163,7 @@ impl IntoEvent for RawEvent {
         });
         Ok(EventSpec {
             reason: Cow::Owned(self.reason),
-            event_type: self.event_type,
+            event_type: checked(self.event_type)?,
             action: Cow::Owned(self.action),
             note: match truncate_note(&self.note) {
                 Cow::Borrowed(_) => self.note,

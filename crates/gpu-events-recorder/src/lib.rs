@@ -66,6 +66,7 @@ mod event;
 mod fake;
 mod handle;
 mod name;
+mod object_key;
 mod recorder;
 mod spam;
 mod stats;
@@ -75,8 +76,11 @@ mod worker;
 pub use backend::FakeWrite;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::{BuildError, InvalidEvent, PublishError, WriteError};
-pub use event::{EventSpec, EventType, IntoEvent, Publishable, RawEvent, fixed};
+pub use event::{EventSpec, IntoEvent, Publishable, RawEvent, fixed};
 pub use fake::FakeRecorder;
+/// The Event `type`: core's one type, re-exported (the recorder writes `Normal` and `Warning`
+/// only and refuses the others with [`InvalidEvent::Type`]).
+pub use gpu_events_core::EventType;
 pub use handle::{GpuNode, GpuPool, TENSOR_FUSION_GROUP, TensorFusionConnection, TensorFusionWorkload};
 pub use recorder::{Dropped, Published, Recorder, RecorderBuilder};
 pub use spam::SpamFilter;

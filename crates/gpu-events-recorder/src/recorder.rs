@@ -10,11 +10,12 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use crate::backend::{Backend, MemoryApi, Reporter};
-use crate::cache::{Cache, Job, Key, ObjectKey, Observed, Timing};
+use crate::cache::{Cache, Job, Key, Observed, Timing};
 use crate::clock::{Clock, SystemClock};
 use crate::error::{BuildError, InvalidEvent, PublishError, WriteError};
 use crate::event::{IntoEvent, Publishable};
 use crate::name::event_name;
+use crate::object_key::ObjectKey;
 use crate::stats::{Counters, Stats};
 use crate::validate::{is_dns_label, qualified_name_problem, short_field};
 use crate::worker::{self, Envelope, RetryPolicy, Shared, nanos};

@@ -8,8 +8,8 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use lru::LruCache;
 
-use crate::cache::ObjectKey;
-use crate::event::EventType;
+use crate::object_key::ObjectKey;
+use gpu_events_core::EventType;
 
 /// Settings of the spam filter (see [`RecorderBuilder::spam_filter`](crate::RecorderBuilder::spam_filter)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,10 +52,11 @@ impl SpamFilterState {
     }
 
     /// Takes a token for a new event about `object`; false when the bucket is empty.
-    pub(crate) fn allow(&mut self, object: &ObjectKey, event_type: EventType, now: DateTime<Utc>) -> bool {
+    pub(crate) fn allow(&mut self, object: &ObjectKey, event_type: &EventType, now: DateTime<Utc>) -> bool {
         let burst = f64::from(self.filter.burst);
         let per_second = 1.0 / self.filter.refill_every.as_secs_f64().max(f64::MIN_POSITIVE);
-        let bucket = self.buckets.get_or_insert_mut((object.clone(), event_type), || Bucket { tokens: burst, at: now });
+        let bucket =
+            self.buckets.get_or_insert_mut((object.clone(), event_type.clone()), || Bucket { tokens: burst, at: now });
         let elapsed = (now - bucket.at).to_std().map(|d| d.as_secs_f64()).unwrap_or(0.0);
         bucket.tokens = (bucket.tokens + elapsed * per_second).min(burst);
         bucket.at = bucket.at.max(now);

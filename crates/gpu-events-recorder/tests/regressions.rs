@@ -246,6 +246,12 @@ async fn references_are_checked_like_the_server_checks_them() {
     let raw = RawEvent::new(EventType::Normal, "ManagedNodeCreated", "Created", "Created node: i-1, IP: 10.0.0.1");
     let err = recorder.publish_ref(&reference(Some("ml")), raw).unwrap_err();
     assert!(matches!(err, PublishError::Invalid(InvalidEvent::WrongKind { .. })), "{err}");
+    // One EventType with core: a type the API server refuses on events.k8s.io/v1 is refused
+    // before any write, with the type named.
+    let info = RawEvent::new(EventType::parse("Info"), "Checked", "Check", "x");
+    let err = recorder.publish_ref(&reference(Some("ml")), info).unwrap_err();
+    assert!(matches!(&err, PublishError::Invalid(InvalidEvent::Type(t)) if t == "Info"), "{err}");
+    assert!(fake.events().is_empty());
 }
 
 #[tokio::test]

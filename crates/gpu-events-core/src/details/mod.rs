@@ -16,6 +16,7 @@
 //! fields; a note that does not match its reason's grammar is `{"kind": "unrecognized"}` and the
 //! record is flagged `unrecognizedNote`; its text stays in `note`.
 
+mod direction;
 #[macro_use]
 mod family;
 
@@ -32,6 +33,7 @@ use std::borrow::Cow;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+pub use direction::ScaleDirection;
 pub use ecosystem::EcosystemDetails;
 pub use node::NodeDetails;
 pub use quantity::{Quantity, parse_value as parse_quantity_value};

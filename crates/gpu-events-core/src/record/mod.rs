@@ -111,6 +111,10 @@ pub struct EventRecord {
 }
 
 /// A reference to a Kubernetes object, as in `regarding` / `involvedObject` / `related`.
+///
+/// The same meaning as k8s-openapi's `core::v1::ObjectReference` (which the recorder writes),
+/// without `resourceVersion` (it changes while the object stays the same, so a record does not
+/// keep it) and with camelCase JSON; `From` converts both ways (a `resourceVersion` is dropped).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]

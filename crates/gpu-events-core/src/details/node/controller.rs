@@ -207,16 +207,7 @@ impl ControllerCreateFailed {
     }
 }
 
-/// Scale direction of a ReplicaSet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub enum ScaleDirection {
-    /// `up`.
-    Up,
-    /// `down`.
-    Down,
-}
+pub use crate::details::ScaleDirection;
 
 /// The Deployment controller scaled a ReplicaSet (`ScalingReplicaSet`): ≈1.31+ (PR #125118)
 /// `Scaled %s replica set %s from %d to %d`; PR #101142 `Scaled %s replica set %s to %d from

@@ -9,16 +9,7 @@ use super::super::template::{Arg, captures, fill};
 use super::super::{Grammar, Note, Quantity};
 use crate::details::Details;
 
-/// Whether the autoscaler raised or lowered the requests.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub enum ScaleDirection {
-    /// `ResourceScaledUp`: the TFLOPS or VRAM request increased.
-    Up,
-    /// `ResourceScaledDown`: otherwise (also when only limits changed).
-    Down,
-}
+pub use crate::details::ScaleDirection;
 
 /// The autoscaler changed a workload's TFLOPS/VRAM requests (handler.go:234-247 @3e0a490; v1
 /// line handler.go:281 @c7a2417). The code pre-formats the note from `Quantity.String()` values.
