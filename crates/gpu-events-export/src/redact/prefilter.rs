@@ -1,13 +1,20 @@
 //! Which lines each built-in rule can match, found in one pass over the text so that most lines
-//! pay almost nothing: one Aho-Corasick search (ASCII case-insensitive) for every rule's literal
-//! triggers, a `memchr` for `@`, and one `memchr3` walk over `.`, `:` and `-` for the address
-//! shapes (a dotted quad, an IPv6 or MAC candidate, an instance id). With ~60 patterns the
-//! search runs as a DFA at about 1 ns a byte (no SIMD prefilter applies, folded or not:
-//! `examples/redact_cost`); that pass is most of redaction's cost on a large dump. Each trigger is a necessary condition for its rule's
-//! match, so a line without one cannot match and is skipped; a false trigger only costs running
-//! that rule's regex on that line.
+//! pay almost nothing: the rules' literal triggers (ASCII case-insensitive), a `memchr` for `@`,
+//! and one `memchr3` walk over `.`, `:` and `-` for the address shapes (a dotted quad, an IPv6 or
+//! MAC candidate, an instance id). Each trigger is a necessary condition for its rule's match, so
+//! a line without one cannot match and is skipped; a false trigger only costs running that rule's
+//! regex on that line.
+//!
+//! The literals are found in two steps on a large text. A screen (Teddy, the SIMD searcher of
+//! `aho_corasick::packed`, over the lower-cased literals) runs over a lower-cased copy of the
+//! text, made a block at a time; only the lines where it finds something are searched with the
+//! full automaton (every literal, overlapping, case-insensitive), which says which rules each
+//! line triggers. The automaton alone runs as a DFA at about 1 ns a byte (with ~60 patterns no
+//! prefilter of its own applies); the screen is several times faster, and lines with a literal
+//! are rare. A short text, or a machine without SSSE3/AVX2, gets the automaton alone; both paths
+//! give the same lines (a test compares them).
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind, packed};
 use memchr::{memchr, memchr3_iter, memmem, memrchr};
 
 use super::rules::{Builtin, Trigger};
@@ -15,9 +22,16 @@ use super::rules::{Builtin, Trigger};
 /// The triggers of a set of rules (rule `i` is bit `i` of a mask).
 #[derive(Debug)]
 pub(crate) struct Prefilter {
+    /// Every literal, ASCII case-insensitive, for overlapping search: the rules of a line.
     literals: AhoCorasick,
     /// The rules each literal triggers, by pattern index.
     literal_rules: Vec<u64>,
+    /// The lower-cased literals that contain no other one, searched (case-sensitively) in a
+    /// lower-cased copy of a large text to find the lines that hold a literal; `None` when Teddy
+    /// is not available here.
+    screen: Option<packed::Searcher>,
+    /// The length of the longest literal (how much the screen's blocks overlap).
+    longest: usize,
     dotted_quad: u64,
     ipv6: u64,
     mac: u64,
@@ -68,7 +82,15 @@ impl Prefilter {
             .match_kind(MatchKind::Standard)
             .build(&patterns)
             .expect("the built-in trigger literals build an automaton");
-        Prefilter { literals, literal_rules, dotted_quad, ipv6, mac, at, instance, multiline }
+        // A literal that contains another one is found through that one's line.
+        // (The patterns are distinct.)
+        let mut screen = packed::Config::new().match_kind(packed::MatchKind::LeftmostFirst).builder();
+        for stem in patterns.iter().filter(|p| !patterns.iter().any(|q| q != *p && p.contains(q.as_str()))) {
+            screen.add(stem);
+        }
+        let screen = screen.build();
+        let longest = patterns.iter().map(String::len).max().unwrap_or(0);
+        Prefilter { literals, literal_rules, screen, longest, dotted_quad, ipv6, mac, at, instance, multiline }
     }
 
     /// The whole-text rules whose trigger occurs in `text`.
@@ -83,9 +105,7 @@ impl Prefilter {
     pub(crate) fn lines(&self, text: &str, lines: &mut Vec<Line>) {
         let bytes = text.as_bytes();
         let mut hits: Vec<(usize, u64)> = Vec::new();
-        for found in self.literals.find_overlapping_iter(bytes) {
-            hits.push((found.start(), self.literal_rules[found.pattern().as_usize()]));
-        }
+        self.literal_hits(bytes, SCREEN_MIN, &mut hits);
         if self.at != 0 {
             hits.extend(memchr::memchr_iter(b'@', bytes).map(|i| (i, self.at)));
         }
@@ -112,6 +132,44 @@ impl Prefilter {
         }
     }
 
+    /// Where the literals occur, each with the rules it triggers: in a text of `screen_min` bytes
+    /// or more, only on the lines the screen picked (every occurrence there).
+    fn literal_hits(&self, bytes: &[u8], screen_min: usize, hits: &mut Vec<(usize, u64)>) {
+        let all = |start: usize, end: usize, hits: &mut Vec<(usize, u64)>| {
+            for found in self.literals.find_overlapping_iter(&bytes[start..end]) {
+                hits.push((start + found.start(), self.literal_rules[found.pattern().as_usize()]));
+            }
+        };
+        let Some(screen) = self.screen.as_ref().filter(|_| bytes.len() >= screen_min && self.longest > 0) else {
+            all(0, bytes.len(), hits);
+            return;
+        };
+        let mut folded = vec![0; BLOCK.min(bytes.len())];
+        // The end of the last line searched with the automaton.
+        let mut searched = 0;
+        let mut start = 0;
+        loop {
+            let end = (start + BLOCK).min(bytes.len());
+            let block = &mut folded[..end - start];
+            fold(&bytes[start..end], block);
+            for found in screen.find_iter(&*block) {
+                let at = start + found.start();
+                if at < searched {
+                    continue; // On a line already searched (blocks overlap).
+                }
+                let line_start = memrchr(b'\n', &bytes[searched..at]).map_or(searched, |i| searched + i + 1);
+                let line_end = memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+                all(line_start, line_end, hits);
+                searched = line_end;
+            }
+            if end == bytes.len() {
+                return;
+            }
+            // A literal cut by the block's end lies whole in the next block.
+            start = end - (self.longest - 1);
+        }
+    }
+
     /// Address-shaped candidates: each run of address characters is looked at once.
     fn shapes(&self, bytes: &[u8], hits: &mut Vec<(usize, u64)>) {
         // Where the last run of each kind ended (a colon run may hold a dotted quad).
@@ -130,6 +188,12 @@ impl Prefilter {
                     }
                 }
                 b':' if self.ipv6 | self.mac != 0 && at >= colons_until => {
+                    // A colon alone (`"key": value`, `reason: text`) is no candidate: skip the run.
+                    let part =
+                        |i: usize| bytes.get(i).is_some_and(|&b| b.is_ascii_hexdigit() || b == b':' || b == b'.');
+                    if (at == 0 || !part(at - 1)) && !part(at + 1) {
+                        continue;
+                    }
                     let (_, end, colons, double) = run(bytes, at, |b| b.is_ascii_hexdigit() || b == b':' || b == b'.');
                     colons_until = end;
                     let mut mask = 0;
@@ -152,21 +216,36 @@ impl Prefilter {
                     hits.push((at, self.instance));
                 }
                 b'-' if self.mac != 0 && at >= dashes_until => {
+                    // Six pairs of hex digits joined by dashes, this dash the first.
                     let hex = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_hexdigit);
                     if at >= 2
                         && hex(at - 2)
                         && hex(at - 1)
-                        && hex(at + 1)
-                        && hex(at + 2)
-                        && bytes.get(at + 3) == Some(&b'-')
+                        && (0..5)
+                            .all(|k| bytes.get(at + 3 * k) == Some(&b'-') && hex(at + 3 * k + 1) && hex(at + 3 * k + 2))
                     {
                         hits.push((at, self.mac));
-                        dashes_until = at + 3;
+                        dashes_until = at + 15;
                     }
                 }
                 _ => {}
             }
         }
+    }
+}
+
+/// Texts at least this long are screened (see the module docs); the automaton alone is as fast on
+/// shorter ones, without the screen's copy.
+const SCREEN_MIN: usize = 4096;
+
+/// How much of the text is lower-cased at a time for the screen (stays in the cache).
+const BLOCK: usize = 64 * 1024;
+
+/// `text` with ASCII letters lower-cased into `out` (of the same length); a loop the compiler
+/// turns into vector instructions.
+fn fold(text: &[u8], out: &mut [u8]) {
+    for (to, &from) in out.iter_mut().zip(text) {
+        *to = from.to_ascii_lowercase();
     }
 }
 
@@ -186,4 +265,74 @@ fn run(bytes: &[u8], at: usize, part: impl Fn(u8) -> bool) -> (usize, usize, usi
     let count = run.iter().filter(|&&b| b == mark).count();
     let double = run.windows(2).any(|pair| pair[0] == mark && pair[1] == mark);
     (start, end, count, double)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::rules::{BUILTINS, Trigger};
+    use super::*;
+
+    fn literals() -> Vec<&'static str> {
+        BUILTINS
+            .iter()
+            .filter_map(|rule| match rule.trigger {
+                Trigger::Literals(literals) => Some(literals),
+                _ => None,
+            })
+            .flatten()
+            .copied()
+            .collect()
+    }
+
+    /// The screen and the automaton alone on `text`: the same literal hits.
+    fn same_hits(prefilter: &Prefilter, text: &[u8]) {
+        let (mut screened, mut alone) = (Vec::new(), Vec::new());
+        prefilter.literal_hits(text, 0, &mut screened);
+        prefilter.literal_hits(text, usize::MAX, &mut alone);
+        assert_eq!(screened, alone, "{:?}", String::from_utf8_lossy(text).chars().take(200).collect::<String>());
+    }
+
+    #[test]
+    fn the_screen_finds_the_lines_of_every_literal() {
+        let prefilter = Prefilter::new(BUILTINS);
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("ssse3") {
+            assert!(prefilter.screen.is_some(), "Teddy takes the trigger literals");
+        }
+        let filler = "0/8 nodes are available: 8 Insufficient nvidia.com/gpu on gpu-node-3, v1.28.3 10Gi\n";
+        let base = filler.repeat(BLOCK / filler.len() + 2);
+        // Each literal as written, upper-cased and capitalized, on both sides of the first
+        // block's end and across it (where the second block's overlap must find it).
+        for literal in literals() {
+            let capitalized = literal[..1].to_ascii_uppercase() + &literal[1..];
+            for written in [literal.to_owned(), literal.to_ascii_uppercase(), capitalized] {
+                // Before the first block's end, across it (every cut), at it and just after.
+                let n = written.len();
+                let across = (BLOCK + 1 - n..BLOCK).step_by(n.div_ceil(3).max(1));
+                for at in [BLOCK - prefilter.longest - 1, BLOCK - n].into_iter().chain(across).chain([BLOCK, BLOCK + 1])
+                {
+                    let mut text = base.clone().into_bytes();
+                    text[at..at + written.len()].copy_from_slice(written.as_bytes());
+                    same_hits(&prefilter, &text);
+                    let mut hits = Vec::new();
+                    prefilter.literal_hits(&text, 0, &mut hits);
+                    assert!(hits.iter().any(|&(start, _)| start == at), "{written:?} at {at}");
+                }
+            }
+        }
+        // Every literal, many to a line and one a line, over several blocks; and no literal.
+        let all = literals().join(" x ");
+        let mut text = String::new();
+        while text.len() < 4 * BLOCK {
+            text.push_str(filler);
+            text.push_str(&all);
+            text.push('\n');
+            text.push_str(&literals().join("\n"));
+        }
+        same_hits(&prefilter, text.as_bytes());
+        same_hits(&prefilter, base.as_bytes());
+        let mut hits = Vec::new();
+        prefilter.literal_hits(base.as_bytes(), 0, &mut hits);
+        assert!(hits.is_empty());
+    }
 }

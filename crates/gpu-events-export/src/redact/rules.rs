@@ -30,7 +30,8 @@ pub(crate) enum Trigger {
     DottedQuad,
     /// A run of hex digits, colons and dots with `::` or six colons (an IPv6 candidate).
     Ipv6,
-    /// Five colons in a run of hex digits and colons, or `hh-hh-` (a MAC address candidate).
+    /// Five colons in a run of hex digits and colons, or six pairs of hex digits joined by dashes
+    /// (a MAC address candidate).
     Mac,
     /// The rule runs over the whole text (it matches across lines) when this literal occurs.
     Multiline(&'static str),
