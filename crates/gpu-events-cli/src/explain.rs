@@ -318,8 +318,10 @@ fn write_summary(report: &SummaryReport, view: View, out: &mut impl Write) -> Re
         ExplainOutput::Jsonl => writeln!(out, "{}", serde_json::to_string(report)?)?,
         ExplainOutput::Yaml => output::write_yaml(out, report)?,
         ExplainOutput::Table | ExplainOutput::Wide => summary_table(report, !view.no_headers, out)?,
-        // `main` refuses `--summary -o name` before reading.
-        ExplainOutput::Name => unreachable!("--summary -o name is refused by main"),
+        // `main` refuses `--summary -o name` before reading; this is the same answer.
+        ExplainOutput::Name => {
+            return Err(Error::Config("--summary has no names to print: use -o table, wide, json or yaml".into()));
+        }
     }
     Ok(())
 }

@@ -155,7 +155,11 @@ impl<R: BufRead> JsonDocuments<R> {
                         }
                         return Some(Ok(JsonPiece::Record(record)));
                     }
-                    let State::Items { index, .. } = &mut self.state else { unreachable!() };
+                    // This arm is only reached in the Items state.
+                    let index = match self.state {
+                        State::Items { index, .. } => index,
+                        _ => 0,
+                    };
                     let (line, column) = (self.scanner.line, self.scanner.column);
                     let mut bytes = Vec::new();
                     let oversized = match self.scanner.copy_value(&mut bytes) {
@@ -163,9 +167,10 @@ impl<R: BufRead> JsonDocuments<R> {
                         Err(DecodeError::Item { .. }) => true,
                         Err(err) => return Some(Err(err)),
                     };
-                    let item =
-                        RawItem { bytes, line, column, document: self.document, index: *index, list_api, oversized };
-                    *index += 1;
+                    let item = RawItem { bytes, line, column, document: self.document, index, list_api, oversized };
+                    if let State::Items { index, .. } = &mut self.state {
+                        *index += 1;
+                    }
                     return Some(Ok(JsonPiece::Item(item)));
                 }
             }

@@ -270,8 +270,29 @@ impl<R: BufRead> Decoder<R> {
         self.ready.extend(read);
     }
 
+    /// Text that may be YAML: read as text when that gives a record, as YAML otherwise.
+    fn yaml_or_text(&mut self, yaml: yaml::YamlDocuments, text: String) {
+        let read = match segmented::<R>(text) {
+            Documents::Mixed(regions) => decode_mixed(&regions, self.now.unwrap_or_else(Utc::now)),
+            Documents::Text(text) => text::decode(&text, self.now.unwrap_or_else(Utc::now)),
+            _ => Vec::new(),
+        };
+        if read.iter().any(Result::is_ok) {
+            self.format = Format::Text;
+            self.read_whole(read);
+        } else {
+            self.documents = Documents::Yaml(yaml);
+        }
+    }
+
     /// The next top-level document or List item, or records decoded ahead.
     fn next_piece(&mut self) -> Option<Result<json::JsonPiece, DecodeError>> {
+        if let Documents::YamlOrText(..) = self.documents
+            && let Documents::YamlOrText(yaml, text) = std::mem::replace(&mut self.documents, Documents::Done)
+        {
+            self.yaml_or_text(yaml, text);
+            return self.next_piece();
+        }
         let next = match &mut self.documents {
             Documents::Json(docs) => docs.next(),
             Documents::Yaml(docs) => docs.next().map(|doc| {
@@ -290,23 +311,8 @@ impl<R: BufRead> Decoder<R> {
                 self.read_whole(read);
                 None
             }
-            Documents::YamlOrText(..) => {
-                let Documents::YamlOrText(yaml, text) = std::mem::replace(&mut self.documents, Documents::Done) else {
-                    unreachable!("matched above")
-                };
-                let read = match segmented::<R>(text) {
-                    Documents::Mixed(regions) => decode_mixed(&regions, self.now.unwrap_or_else(Utc::now)),
-                    Documents::Text(text) => text::decode(&text, self.now.unwrap_or_else(Utc::now)),
-                    _ => Vec::new(),
-                };
-                if read.iter().any(Result::is_ok) {
-                    self.format = Format::Text;
-                    self.read_whole(read);
-                } else {
-                    self.documents = Documents::Yaml(yaml);
-                }
-                return self.next_piece();
-            }
+            // Settled above.
+            Documents::YamlOrText(..) => None,
             Documents::Done => None,
         };
         if matches!(next, None | Some(Err(_))) {
