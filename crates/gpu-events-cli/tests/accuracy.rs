@@ -4,7 +4,7 @@
 //! For each text: the records `explain` reads from it are matched, in order, to the `# record:`
 //! lines written from the source; a record is right when every key its line gives agrees. Records
 //! no line matches are *invented* (non-event text read as an event; a record flagged
-//! `fromStatus`, a pasted Pod status, claims no event and is not counted); expected ones never matched
+//! `fromStatus`, a pasted Pod status, and `fromLog`, a kubelet log line, claim no event and are not counted); expected ones never matched
 //! are *lost*, and *silently* lost when the decoder reported nothing unread. Each `# diagnose:`
 //! line is right when a diagnosis of that object names that cause (and phase, when given); a
 //! wrong cause with High confidence is counted apart.
@@ -267,7 +267,9 @@ fn measure(text: &Text, now: DateTime<Utc>, tally: &mut Tally, misses: &mut Stri
             }
         }
     }
-    let unmatched = |(record, used): &(&EventRecord, &bool)| !**used && !record.has_flag(Flag::FromStatus);
+    let unmatched = |(record, used): &(&EventRecord, &bool)| {
+        !**used && !record.has_flag(Flag::FromStatus) && !record.has_flag(Flag::FromLog)
+    };
     let invented = records.iter().zip(&used).filter(unmatched).count();
     for (record, _) in records.iter().zip(&used).filter(unmatched) {
         notes.push(format!("  invented: {} {:?}", record.reason, record.note.chars().take(60).collect::<String>()));

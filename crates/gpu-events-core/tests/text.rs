@@ -264,6 +264,30 @@ fn old_unstructured_klog_lines_read() {
     assert_eq!(r.details.as_ref().map(|d| d.kind()), Some("restartBackOff"));
 }
 
+#[test]
+fn kubelet_error_lines_that_name_a_pod_read_as_its_event_through_journald() {
+    // `journalctl -u kubelet` output: kubelet logs `ErrorS(err, msg, "pod", pod)` beside the
+    // event whose note is `msg: err`. Lines naming no pod, and other log lines, are no events
+    // (and no YAML error, although every line holds `key: value`).
+    let text = r#"
+Jan 14 22:32:39 node-a kubelet[14067]: E0114 22:32:39.849988   14067 kuberuntime_manager.go:1323] "Failed to prepare dynamic resources" err="prepare dynamic resources: DRA driver compute-domain.nvidia.com is not registered" pod="default/nccl-test-worker-0"
+Jan 14 22:32:42 node-a kubelet[14067]: E0114 22:32:42.287311   14067 container_manager_linux.go:1016] "Unable to get container claim info state" err="unable to get information for ResourceClaim x"
+Jan 14 22:32:43 node-a kubelet[14067]: I0114 22:32:43.000000   14067 kubelet.go:2400] "SyncLoop ADD" source="api" pods=["default/a"]
+"#;
+    let [r] = decode(text).try_into().unwrap();
+    assert_eq!(r.reason, "FailedPrepareDynamicResources");
+    assert_eq!(r.type_, Some(EventType::Warning));
+    assert_eq!(r.regarding.kind.as_deref(), Some("Pod"));
+    assert_eq!(
+        (r.regarding.namespace.as_deref(), r.regarding.name.as_deref()),
+        (Some("default"), Some("nccl-test-worker-0"))
+    );
+    assert!(r.note.ends_with("DRA driver compute-domain.nvidia.com is not registered"), "{}", r.note);
+    assert_eq!(r.last_timestamp, Some("2026-01-14T22:32:39.849988Z".parse().unwrap()));
+    assert_eq!(r.flags, [Flag::ApproximateTime, Flag::FromLog, Flag::InferredReason]);
+    assert_eq!(r.details.as_ref().map(|d| d.kind()), Some("dynamicResourcesFailed"));
+}
+
 // ----- found by the property tests of tests/round_trip.rs ---------------------------------------
 
 #[test]

@@ -304,6 +304,10 @@ fn kubelet_signal(reason: KubeletReason, record: &EventRecord, details: Option<&
             Signal { summary: true, ..cause(Phase::ContainerCreating, Cause::VolumeMountFailed, Medium) }
         }
         K::FailedMount | K::FailedMapVolume => cause(Phase::ContainerCreating, Cause::VolumeMountFailed, High),
+        // The claim's driver has no kubelet plugin on the node: that, not the claim, is the fault.
+        K::FailedPrepareDynamicResources if matches!(&record.details, Some(Details::Node(NodeDetails::DynamicResourcesFailed(f))) if f.unregistered) => {
+            cause(Phase::ContainerCreating, Cause::DraDriverMissing, High)
+        }
         K::FailedPrepareDynamicResources => cause(Phase::ContainerCreating, Cause::DraPrepareFailed, High),
         // A GPU container's probe that runs `nvidia-smi` and finds no GPU, or reports an Xid.
         K::Unhealthy if names_device_fault(&record.note) => cause(Phase::Running, Cause::DeviceFault, Medium),

@@ -158,6 +158,10 @@ pub enum Flag {
     /// Not an Event: the `Reason`/`Message` of a Pod status block in a pasted `kubectl describe`
     /// (kubelet admission failures and evictions mirror their event there).
     FromStatus,
+    /// Not an Event: a structured kubelet log line (`journalctl -u kubelet`) that names a Pod
+    /// and logs the error kubelet records as that Pod's event at the same time (`msg: err` is
+    /// the event's note, which a reason's grammar read; flag `inferredReason` too).
+    FromLog,
     /// The event came from a watch `DELETED` notification: the Event object expired or was
     /// removed; it is not a new occurrence.
     Deleted,

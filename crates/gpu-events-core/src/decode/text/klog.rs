@@ -98,7 +98,7 @@ pub(crate) fn parse_klog(line: &str, now: DateTime<Utc>) -> Option<LoggedEvent> 
 /// `I1130 05:40:02.123456 ...`: severity, month, day, time; the year is the one that puts the
 /// time at or before `now`.
 fn klog_time(prefix: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
-    let mut chars = prefix.chars();
+    let mut chars = strip_journal(prefix).chars();
     if !matches!(chars.next()?, 'I' | 'W' | 'E' | 'F') {
         return None;
     }
@@ -110,6 +110,85 @@ fn klog_time(prefix: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     let at = |year| NaiveDate::from_ymd_opt(year, month, day).map(|d| Utc.from_utc_datetime(&d.and_time(time)));
     let this_year = at(now.year())?;
     if this_year > now + chrono::TimeDelta::days(1) { at(now.year() - 1) } else { Some(this_year) }
+}
+
+/// `line` without the prefix `journalctl` and syslog put before a unit's output
+/// (`Jan 14 22:32:39 node-a kubelet[14067]: `); `line` itself when it has none.
+pub(crate) fn strip_journal(line: &str) -> &str {
+    fn strip(line: &str) -> Option<&str> {
+        let month = line.get(..3)?;
+        if !(month.starts_with(|c: char| c.is_ascii_uppercase()) && month.chars().all(|c| c.is_ascii_alphabetic())) {
+            return None;
+        }
+        let rest = line[3..].strip_prefix(' ')?.trim_start();
+        let (day, rest) = rest.split_once(' ')?;
+        let (clock, rest) = rest.split_once(' ')?;
+        let clock_ok = clock.len() == 8
+            && clock.bytes().enumerate().all(|(i, b)| if i % 3 == 2 { b == b':' } else { b.is_ascii_digit() });
+        if !(day.len() <= 2 && day.bytes().all(|b| b.is_ascii_digit()) && clock_ok) {
+            return None;
+        }
+        // `host unit[pid]: ` (or `host unit: `).
+        let (_host, rest) = rest.split_once(' ')?;
+        let (unit, rest) = rest.split_once(": ")?;
+        (!unit.is_empty() && !unit.contains(' ')).then_some(rest)
+    }
+    strip(line).unwrap_or(line)
+}
+
+/// A structured klog line (`E0114 22:32:39.849988   14067 file.go:1323] "Message" key="value"`,
+/// klog's `InfoS`/`ErrorS` text format, Kubernetes ≥1.20), after any journald prefix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Structured<'a> {
+    /// `I`, `W`, `E` or `F`.
+    pub(crate) severity: char,
+    /// From the header; the year is inferred (see [`klog_time`]).
+    pub(crate) time: Option<DateTime<Utc>>,
+    /// The quoted message.
+    pub(crate) message: String,
+    /// The `key=value` pairs after it.
+    pub(crate) fields: Vec<(&'a str, String)>,
+}
+
+impl Structured<'_> {
+    /// The value of field `key`.
+    pub(crate) fn field(&self, key: &str) -> Option<&str> {
+        self.fields.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str())
+    }
+}
+
+/// Whether `line` has a klog header (`I0504 12:11:07.123456 1 file.go:12] `) after any
+/// journald prefix: a log line, not YAML, whatever follows.
+pub(crate) fn has_klog_header(line: &str) -> bool {
+    klog_body(line).is_some()
+}
+
+/// The text after a klog header, with the header's severity.
+fn klog_body(line: &str) -> Option<(char, &str, &str)> {
+    let line = strip_journal(line.trim_start());
+    let severity = line.chars().next().filter(|c| matches!(c, 'I' | 'W' | 'E' | 'F'))?;
+    if !line.get(1..5).is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit())) || line.as_bytes().get(5) != Some(&b' ') {
+        return None;
+    }
+    let (header, body) = line.split_once("] ")?;
+    // `file.go:123` ends the header.
+    let source = header.rsplit(' ').next()?;
+    let (file, number) = source.rsplit_once(':')?;
+    (file.ends_with(".go") && number.bytes().all(|b| b.is_ascii_digit())).then_some((severity, header, body))
+}
+
+/// Parse a structured klog line; `None` when it is not one (no header, no quoted message).
+pub(crate) fn parse_structured(line: &str, now: DateTime<Utc>) -> Option<Structured<'_>> {
+    let (severity, header, body) = klog_body(line)?;
+    let quoted = body.strip_prefix('"')?;
+    let bytes = quoted.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() && bytes[i] != b'"' {
+        i += if bytes[i] == b'\\' { 2 } else { 1 };
+    }
+    let end = (i + 2).min(body.len());
+    let message = go_unquote(&body[..end])?;
+    Some(Structured { severity, time: klog_time(header, now), message, fields: logfmt(&body[end..]) })
 }
 
 /// `key="quoted value" key=bare` pairs; quoted values use Go escapes.
@@ -170,6 +249,27 @@ pub(crate) fn parse_e2e(line: &str) -> Option<LoggedEvent> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn journald_prefixes_come_off_and_structured_lines_are_read() {
+        let now: DateTime<Utc> = "2026-03-01T00:00:00Z".parse().unwrap();
+        let line = r#"Jan 14 22:32:39 node-a kubelet[14067]: E0114 22:32:39.849988   14067 kuberuntime_manager.go:1323] "Failed to prepare dynamic resources" err="prepare: DRA driver x is not registered" pod="default/w-0""#;
+        assert!(strip_journal(line).starts_with("E0114 "));
+        assert_eq!(strip_journal("Jan is a month: not a prefix"), "Jan is a month: not a prefix");
+        assert!(has_klog_header(line));
+        let read = parse_structured(line, now).unwrap();
+        assert_eq!(read.severity, 'E');
+        assert_eq!(read.message, "Failed to prepare dynamic resources");
+        assert_eq!(read.field("err"), Some("prepare: DRA driver x is not registered"));
+        assert_eq!(read.field("pod"), Some("default/w-0"));
+        assert_eq!(read.time, Some("2026-01-14T22:32:39.849988Z".parse().unwrap()));
+        // A quote inside the message, no fields; not klog: no header, or no `file.go:N]`.
+        let quoted = parse_structured(r#"I0504 12:11:07.1 1 a.go:12] "say \"hi\"""#, now).unwrap();
+        assert_eq!((quoted.message.as_str(), quoted.fields.len()), ("say \"hi\"", 0));
+        assert!(parse_structured("kind: Pod", now).is_none());
+        assert!(parse_structured("I0504 12:11:07.1 1 nothing] \"x\"", now).is_none());
+        assert!(!has_klog_header("I0504 is not a header"));
+    }
 
     #[test]
     fn reads_klog_event_lines() {

@@ -21,7 +21,7 @@ use self::described::{Described, status_record};
 use self::row::{Header, Row};
 use super::{DecodeError, ItemLocation};
 use crate::EventRecord;
-use crate::record::{ObjectReference, RawEvent};
+use crate::record::{Flag, ObjectReference, RawEvent};
 
 /// Whether the input is one of the text formats rather than YAML: it has an event table header,
 /// an event row, or an event log line among its first lines.
@@ -36,6 +36,7 @@ pub(crate) fn looks_like_text(input: &str) -> bool {
         // Quoted (`> `) or bordered rows are rows too.
         let line = &*crate::decode::segment::unquote(line);
         klog::is_log_line(line)
+            || klog::has_klog_header(line)
             || Header::parse(line).is_some()
             || line.trim_start().starts_with("Events:")
             || Row::parse(line, None).is_some_and(|row| row.type_.is_some() || row.object.is_some())
@@ -209,6 +210,16 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
         });
         return Use::Read;
     }
+    if let Some(logged) = klog::parse_structured(line, now) {
+        flush(st.pending, now, st.out);
+        return match structured_record(&logged) {
+            Some(record) => {
+                st.out.push(Ok(record));
+                Use::Read
+            }
+            None => Use::NotEvents(LOG_LINE),
+        };
+    }
     if let Some(found) = Header::parse(line) {
         flush(st.pending, now, st.out);
         *st.header = Some(found);
@@ -277,6 +288,46 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
 }
 
 const PODS_TABLE: &str = "a `kubectl get pods` table";
+const LOG_LINE: &str = "log lines that echo no event";
+
+/// The event a structured klog line stands for: kubelet logs an error it also records as an
+/// event on the Pod (`klog.ErrorS(err, "Failed to prepare dynamic resources", "pod",
+/// klog.KObj(pod))` beside `Eventf(pod, Warning, FailedPrepareDynamicResources, "Failed to prepare
+/// dynamic resources: %v", err)`, kubelet/cm/dra/manager.go v1.34), so `message: err` on a line
+/// that names a `pod="namespace/name"` is that event's note when a reason's grammar reads it
+/// (flag `inferredReason`). Any other log line is no event.
+fn structured_record(logged: &klog::Structured<'_>) -> Option<EventRecord> {
+    let pod = logged.field("pod")?;
+    let (namespace, name) = match pod.split_once('/') {
+        Some((namespace, name)) => (Some(namespace.to_owned()).filter(|n| !n.is_empty()), name),
+        None => (None, pod),
+    };
+    let regarding = ObjectReference {
+        kind: Some("Pod".to_owned()),
+        api_version: Some("v1".to_owned()),
+        namespace,
+        name: Some(name.to_owned()).filter(|n| !n.is_empty()),
+        ..ObjectReference::default()
+    };
+    let note = match logged.field("err") {
+        Some(err) => format!("{}: {err}", logged.message),
+        None => logged.message.clone(),
+    };
+    let mut record = bare::record(&note, &regarding)?;
+    let mut flag = |flag: Flag| {
+        if let Err(at) = record.flags.binary_search(&flag) {
+            record.flags.insert(at, flag);
+        }
+    };
+    flag(Flag::FromLog);
+    if logged.time.is_some() {
+        // klog headers have no year.
+        flag(Flag::ApproximateTime);
+        record.first_timestamp = logged.time;
+        record.last_timestamp = logged.time;
+    }
+    Some(record)
+}
 
 /// Report the lines no reader took, by runs of consecutive lines: a run that looks like events
 /// as [`DecodeError::Unread`] (events were lost), any other as [`DecodeError::NotEvents`].

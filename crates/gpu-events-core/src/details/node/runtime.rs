@@ -401,6 +401,11 @@ pub struct DynamicResourcesFailed {
     pub driver: Option<String>,
     /// The gRPC status of the driver call, when the chain has one.
     pub grpc: Option<GrpcStatus>,
+    /// The driver is not registered with this kubelet (its kubelet plugin is not running on the
+    /// node): `DRA driver %s is not registered` (pkg/kubelet/cm/dra/plugin, v1.32+) or `plugin
+    /// name %s not found in the list of registered DRA plugins` (v1.27-v1.31).
+    #[serde(default)]
+    pub unregistered: bool,
     /// The error after `Failed to prepare dynamic resources: `, verbatim.
     pub error: String,
 }
@@ -420,7 +425,21 @@ impl DynamicResourcesFailed {
             .or_else(|| after(error, "DRA driver "))
             .and_then(|rest| rest.split_once(": "))
             .map(|(driver, _)| driver.to_owned());
-        Some(DynamicResourcesFailed { call, claim, driver, grpc: GrpcStatus::find(error), error: error.to_owned() })
+        let driver = driver.or_else(|| {
+            after(error, "DRA driver ")
+                .and_then(|rest| rest.split_once(" is not registered"))
+                .map(|(d, _)| d.to_owned())
+        });
+        let unregistered =
+            error.contains(" is not registered") || error.contains("not found in the list of registered DRA plugins");
+        Some(DynamicResourcesFailed {
+            call,
+            claim,
+            driver,
+            grpc: GrpcStatus::find(error),
+            unregistered,
+            error: error.to_owned(),
+        })
     }
 }
 
@@ -680,6 +699,13 @@ mod tests {
         .unwrap();
         assert_eq!(driver.driver.as_deref(), Some("gpu.nvidia.com"));
         assert_eq!(driver.call, None);
+        assert!(driver.unregistered && !claim.unregistered && !d.unregistered);
+        let newer = DynamicResourcesFailed::parse(
+            "Failed to prepare dynamic resources: prepare dynamic resources: DRA driver compute-domain.nvidia.com is not registered",
+        )
+        .unwrap();
+        assert_eq!(newer.driver.as_deref(), Some("compute-domain.nvidia.com"));
+        assert!(newer.unregistered);
         assert_eq!(DynamicResourcesFailed::parse("Failed to prepare"), None);
     }
 }
