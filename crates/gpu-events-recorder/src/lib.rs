@@ -56,7 +56,42 @@
 //! Reasons whose note carries no data are the unit structs of [`fixed`]; reasons outside the
 //! catalogue go through [`RawEvent`], validated the same way.
 //!
-//! Tests use [`FakeRecorder`] (same logic, in memory) and [`ManualClock`].
+//! Tests use [`FakeRecorder`] (same logic, in memory) and [`ManualClock`]; this runs as a
+//! doctest, and is what a controller's unit test looks like:
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")] async fn main() {
+//! use gpu_events_core::details::tensorfusion::GangMembersWaiting;
+//! use gpu_events_recorder::FakeRecorder;
+//! use k8s_openapi::api::core::v1::Pod;
+//! use kube::api::ObjectMeta;
+//!
+//! let fake = FakeRecorder::new("tensor-fusion.ai/my-controller").unwrap();
+//! let meta = ObjectMeta { name: Some("llama-0".into()), namespace: Some("ml".into()), ..Default::default() };
+//! let pod = Pod { metadata: meta, ..Default::default() };
+//! for _ in 0..1000 {
+//!     fake.recorder().publish(&pod, GangMembersWaiting::new(2, 4)).unwrap();
+//! }
+//! fake.recorder().flush().await;
+//! let [event] = fake.events().try_into().unwrap();
+//! assert_eq!(event.reason.as_deref(), Some("GangWaitingForMembers"));
+//! assert_eq!(event.series.map(|s| s.count), Some(1000));
+//! assert!(fake.writes().len() <= 3, "1000 repeats, at most 3 writes");
+//! # }
+//! ```
+//!
+//! # Map
+//!
+//! | item | what it is for |
+//! |---|---|
+//! | [`Recorder`], [`RecorderBuilder`] | publishing: [`Recorder::publish`] (typed object), [`Recorder::publish_ref`] (a reference), [`Recorder::flush`], [`Recorder::shutdown`] |
+//! | [`IntoEvent`], [`Publishable`], [`EventSpec`] | what can be published: the core crate's typed details, [`fixed`] reasons, [`RawEvent`] |
+//! | [`GpuPool`], [`GpuNode`], [`TensorFusionWorkload`], [`TensorFusionConnection`] | handles for TensorFusion's objects, when their CRD types are not at hand |
+//! | [`SpamFilter`], [`RetryPolicy`], [`Clock`] | the knobs of [`RecorderBuilder`] |
+//! | [`Stats`], [`Dropped`], [`Published`] | what happened to each publish, counted |
+//! | [`PublishError`], [`InvalidEvent`], [`BuildError`], [`WriteError`] | errors, each naming the field or the write |
+//! | [`validate`] | the API server's Event rules, as functions |
+//! | [`FakeRecorder`], [`ManualClock`], [`FakeWrite`] | tests |
 
 mod backend;
 mod cache;
