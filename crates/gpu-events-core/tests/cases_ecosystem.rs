@@ -1,49 +1,22 @@
 //! Real event text from `tests/fixtures/cases` through the Karpenter, Kueue, GPU Operator and
 //! Ascend grammars, reached through the catalogue (reason + reporting controller → grammar).
 
-use gpu_events_core::ReasonName;
+use gpu_events_core::details::Details;
 use gpu_events_core::details::ecosystem::{
     DriverUpgrade, DriverUpgradeStep, EcosystemDetails, KarpenterCause, KarpenterFailedScheduling, KueueFlavorReason,
     KueueInadmissible, KueueInadmissibleCause, Nominated, NpuDeviceFault,
 };
-use gpu_events_core::details::{Details, Note};
 use proptest::prelude::*;
 
-const CASE_013: &str = include_str!("../../../tests/fixtures/cases/013-karpenter-incompatible-nodepool-gpu.txt");
-const CASE_015: &str = include_str!("../../../tests/fixtures/cases/015-eks-karpenter-nominated-multi-insufficient.txt");
-const CASE_035: &str =
-    include_str!("../../../tests/fixtures/cases/035-gpu-operator-driver-upgrade-events-brackets.txt");
-const CASE_047: &str = include_str!("../../../tests/fixtures/cases/047-xpk-kueue-admission-pending-tpu.txt");
-const CASE_049: &str = include_str!("../../../tests/fixtures/cases/049-ascend-npu-device-fault-event.txt");
+mod common;
+#[allow(unused_imports)]
+use common::*;
 
-/// The raw text of a case, without its `# expected:` block.
-fn raw(case: &'static str) -> &'static str {
-    case.split("\n# expected:").next().unwrap_or(case)
-}
-
-/// Every message in the raw text that starts with `start`: from `start` to the end of its line.
-fn messages(case: &'static str, start: &str) -> Vec<&'static str> {
-    let text = raw(case);
-    let found: Vec<_> =
-        text.match_indices(start).map(|(at, _)| text[at..].lines().next().unwrap_or("").trim_end()).collect();
-    assert!(!found.is_empty(), "no message starting with {start:?}");
-    found
-}
-
-/// The one message starting with `start`.
-fn message(case: &'static str, start: &str) -> &'static str {
-    let found = messages(case, start);
-    assert_eq!(found.len(), 1, "{start:?} occurs more than once");
-    found[0]
-}
-
-/// Parse `note` with the grammar the catalogue gives `reason` reported by `controller`.
-fn parse(reason: &str, controller: Option<&str>, note: &str) -> Details {
-    let info =
-        ReasonName::resolve(reason, controller).info().unwrap_or_else(|| panic!("{reason} is not in the catalogue"));
-    let grammar = info.grammar.unwrap_or_else(|| panic!("{} has no grammar", info.id));
-    grammar.parse(&Note::new(note).with_reporting_controller(controller))
-}
+const CASE_013: &str = fixture!("013-karpenter-incompatible-nodepool-gpu.txt");
+const CASE_015: &str = fixture!("015-eks-karpenter-nominated-multi-insufficient.txt");
+const CASE_035: &str = fixture!("035-gpu-operator-driver-upgrade-events-brackets.txt");
+const CASE_047: &str = fixture!("047-xpk-kueue-admission-pending-tpu.txt");
+const CASE_049: &str = fixture!("049-ascend-npu-device-fault-event.txt");
 
 fn ecosystem(details: Details) -> EcosystemDetails {
     match details {
@@ -54,7 +27,7 @@ fn ecosystem(details: Details) -> EcosystemDetails {
 
 #[test]
 fn case_013_karpenter_failed_scheduling() {
-    let note = message(CASE_013, "Failed to schedule pod, ");
+    let note = single_message(CASE_013, "Failed to schedule pod, ");
     let details = parse("FailedScheduling", Some("karpenter"), note);
     insta::assert_json_snapshot!("case_013_karpenter_failed_scheduling", details);
 
@@ -100,7 +73,7 @@ fn case_013_karpenter_failed_scheduling() {
 
 #[test]
 fn case_015_karpenter_nominated() {
-    let note = message(CASE_015, "Pod should schedule on: ");
+    let note = single_message(CASE_015, "Pod should schedule on: ");
     let details = ecosystem(parse("Nominated", Some("karpenter"), note));
     let EcosystemDetails::Nominated(nominated) = &details else { panic!("{details:?}") };
     assert_eq!(nominated.node_claim.as_deref(), Some("gpu-ljvhl"));
@@ -229,7 +202,7 @@ fn case_047_kueue_pending_resource_unavailable() {
 
 #[test]
 fn case_049_ascend_device_fault() {
-    let note = message(CASE_049, "device fault, ");
+    let note = single_message(CASE_049, "device fault, ");
     let details = parse("Occur", Some("device-plugin"), note);
     insta::assert_json_snapshot!("case_049_ascend_device_fault", details);
     let d = NpuDeviceFault::parse(note).unwrap();

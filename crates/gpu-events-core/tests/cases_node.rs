@@ -15,29 +15,13 @@ use gpu_events_core::record::Flag;
 use gpu_events_core::{Reason, ReasonName, Source};
 use proptest::prelude::*;
 
-/// The rest of the first line of `text` that contains `start`, from `start` on.
-fn message<'a>(text: &'a str, start: &str) -> &'a str {
-    let at = text.find(start).unwrap_or_else(|| panic!("{start:?} is not in the fixture"));
-    let rest = &text[at..];
-    rest.split('\n').next().unwrap_or(rest).trim_end()
-}
-
-/// Every line of `text` containing `start`, each from `start` on.
-fn messages<'a>(text: &'a str, start: &str) -> Vec<&'a str> {
-    text.lines().filter_map(|line| line.find(start).map(|at| line[at..].trim_end())).collect()
-}
-
-/// Parse `note` with the grammar of `reason` as recorded by `controller`.
-fn parse(reason: &str, controller: &str, note: &str) -> Details {
-    let info =
-        ReasonName::resolve(reason, Some(controller)).info().unwrap_or_else(|| panic!("{reason} is not catalogued"));
-    let grammar = info.grammar.unwrap_or_else(|| panic!("{reason} has no grammar"));
-    grammar.parse(&Note::new(note))
-}
+mod common;
+#[allow(unused_imports)]
+use common::*;
 
 /// Like [`parse`], for a note that must give node details.
 fn node(reason: &str, controller: &str, note: &str) -> NodeDetails {
-    match parse(reason, controller, note) {
+    match parse(reason, Some(controller), note) {
         Details::Node(details) => details,
         other => panic!("{reason}: {note:?} gave {other:?}"),
     }
@@ -52,9 +36,9 @@ fn runtime_failure(reason: &str, note: &str) -> RuntimeFailure {
 
 #[test]
 fn case_005_hami_unexpected_admission_eof() {
-    let text = include_str!("../../../tests/fixtures/cases/005-hami-unexpectedadmission-eof.txt");
+    let text = fixture!("005-hami-unexpectedadmission-eof.txt");
     let note = message(text, "Allocate failed due to");
-    let details = parse("UnexpectedAdmissionError", "kubelet", note);
+    let details = parse("UnexpectedAdmissionError", Some("kubelet"), note);
     let Details::Node(NodeDetails::UnexpectedAdmission(admission)) = &details else { panic!("{details:?}") };
     assert_eq!(admission.step, AdmissionStep::Allocate);
     assert_eq!(admission.cause, AllocationCause::DevicePluginRpc);
@@ -68,7 +52,7 @@ fn case_005_hami_unexpected_admission_eof() {
 
 #[test]
 fn case_007_dra_cdi_unresolvable() {
-    let text = include_str!("../../../tests/fixtures/cases/007-dra-cdi-unresolvable-k8s-gpu.txt");
+    let text = fixture!("007-dra-cdi-unresolvable-k8s-gpu.txt");
     let NodeDetails::PulledImage(pulled) = node("Pulled", "kubelet", message(text, "Container image \"ubuntu:22.04\""))
     else {
         panic!("Pulled")
@@ -84,12 +68,12 @@ fn case_007_dra_cdi_unresolvable() {
         failure.cause,
         RuntimeCause::CdiDevicesUnresolvable { devices: vec!["k8s.gpu.nvidia.com/device=gpu-1".to_owned()] }
     );
-    insta::assert_json_snapshot!("case_007_failed", parse("Failed", "kubelet", note));
+    insta::assert_json_snapshot!("case_007_failed", parse("Failed", Some("kubelet"), note));
 }
 
 #[test]
 fn case_009_cdi_unresolvable_gpu_uuid() {
-    let text = include_str!("../../../tests/fixtures/cases/009-cdi-unresolvable-gpu-uuid-rke2.txt");
+    let text = fixture!("009-cdi-unresolvable-gpu-uuid-rke2.txt");
     let note = message(text, "Error: failed to create containerd task");
     let failure = runtime_failure("Failed", note);
     assert_eq!(
@@ -100,12 +84,12 @@ fn case_009_cdi_unresolvable_gpu_uuid() {
         "the device is addressed by GPU UUID and has no trailing `: unknown`"
     );
     assert_eq!(failure.phase, Some(RuntimePhase::StartContainer));
-    insta::assert_json_snapshot!("case_009_failed", parse("Failed", "kubelet", note));
+    insta::assert_json_snapshot!("case_009_failed", parse("Failed", Some("kubelet"), note));
 }
 
 #[test]
 fn case_011_gpu_operator_runtime_handler_missing() {
-    let text = include_str!("../../../tests/fixtures/cases/011-gpu-operator-must-gather-get-events.txt");
+    let text = fixture!("011-gpu-operator-must-gather-get-events.txt");
     let created: Vec<_> = messages(text, "Created pod: ")
         .into_iter()
         .map(|note| match node("SuccessfulCreate", "daemonset-controller", note) {
@@ -130,7 +114,7 @@ fn case_011_gpu_operator_runtime_handler_missing() {
         ids.insert(id);
     }
     assert_eq!(ids.len(), 4, "each Pod has its own sandbox");
-    insta::assert_json_snapshot!("case_011_sandbox", parse("FailedCreatePodSandBox", "kubelet", sandboxes[0]));
+    insta::assert_json_snapshot!("case_011_sandbox", parse("FailedCreatePodSandBox", Some("kubelet"), sandboxes[0]));
 
     // The older containerd wording maps to the same typed cause.
     let old = runtime_failure(
@@ -142,9 +126,9 @@ fn case_011_gpu_operator_runtime_handler_missing() {
 
 #[test]
 fn case_023_mig_nvml_insufficient_permissions() {
-    let text = include_str!("../../../tests/fixtures/cases/023-mig-nvml-insufficient-permissions.txt");
+    let text = fixture!("023-mig-nvml-insufficient-permissions.txt");
     let note = message(text, "Allocate failed due to");
-    let details = parse("UnexpectedAdmissionError", "kubelet", note);
+    let details = parse("UnexpectedAdmissionError", Some("kubelet"), note);
     let Details::Node(NodeDetails::UnexpectedAdmission(admission)) = &details else { panic!("{details:?}") };
     assert_eq!(admission.cause, AllocationCause::PreferredAllocationFailed);
     assert_eq!(admission.grpc.as_ref().unwrap().code, "Unknown");
@@ -156,9 +140,9 @@ fn case_023_mig_nvml_insufficient_permissions() {
 
 #[test]
 fn case_029_daemonset_failed_placement() {
-    let text = include_str!("../../../tests/fixtures/cases/029-e2e-failedplacement-daemonset-controller.txt");
+    let text = fixture!("029-e2e-failedplacement-daemonset-controller.txt");
     let note = message(text, "failed to place pod on");
-    let details = parse("FailedPlacement", "daemonset-controller", note);
+    let details = parse("FailedPlacement", Some("daemonset-controller"), note);
     let Details::Node(NodeDetails::DaemonPlacementFailed(placement)) = &details else { panic!("{details:?}") };
     assert_eq!(placement.node, "bootstrap-e2e-master");
     let out = placement.insufficient.as_ref().unwrap();
@@ -169,9 +153,9 @@ fn case_029_daemonset_failed_placement() {
 
 #[test]
 fn case_031_dra_prepare_deadline_exceeded() {
-    let text = include_str!("../../../tests/fixtures/cases/031-dra-prepare-deadline-exceeded.txt");
+    let text = fixture!("031-dra-prepare-deadline-exceeded.txt");
     let note = message(text, "Failed to prepare dynamic resources:");
-    let details = parse("FailedPrepareDynamicResources", "kubelet", note);
+    let details = parse("FailedPrepareDynamicResources", Some("kubelet"), note);
     let Details::Node(NodeDetails::DynamicResourcesFailed(dra)) = &details else { panic!("{details:?}") };
     assert_eq!(dra.call.as_deref(), Some("NodePrepareResources"));
     let grpc = dra.grpc.as_ref().unwrap();
@@ -183,7 +167,7 @@ fn case_031_dra_prepare_deadline_exceeded() {
 
 #[test]
 fn case_033_kata_cold_plug_combined_from_similar_events() {
-    let text = include_str!("../../../tests/fixtures/cases/033-kata-cc-combined-from-similar-events.txt");
+    let text = fixture!("033-kata-cc-combined-from-similar-events.txt");
     let raw = message(text, "(combined from similar events): ");
     let event = serde_json::json!({
         "apiVersion": "v1",
@@ -215,7 +199,7 @@ fn case_033_kata_cold_plug_combined_from_similar_events() {
 
 #[test]
 fn case_037_time_slicing_created_started_pulled() {
-    let text = include_str!("../../../tests/fixtures/cases/037-time-slicing-get-events-init-containers.txt");
+    let text = fixture!("037-time-slicing-get-events-init-containers.txt");
     let mut created = BTreeSet::new();
     let mut started = BTreeSet::new();
     let mut images = BTreeSet::new();
@@ -263,7 +247,7 @@ fn case_037_time_slicing_created_started_pulled() {
 
 #[test]
 fn case_041_container_init_oom() {
-    let text = include_str!("../../../tests/fixtures/cases/041-ocp-dgx-a100-container-init-oom.txt");
+    let text = fixture!("041-ocp-dgx-a100-container-init-oom.txt");
     let note = message(text, "Error: container create failed");
     let failure = runtime_failure("Failed", note);
     assert_eq!(failure.phase, Some(RuntimePhase::CreateContainer));
@@ -277,12 +261,12 @@ fn case_041_container_init_oom() {
             "runc create failed: unable to start container process: container init was OOM-killed (memory limit too low?)"
         )
     );
-    insta::assert_json_snapshot!("case_041_failed", parse("Failed", "kubelet", note));
+    insta::assert_json_snapshot!("case_041_failed", parse("Failed", Some("kubelet"), note));
 }
 
 #[test]
 fn case_043_pod_status_yaml_folded_message() {
-    let text = include_str!("../../../tests/fixtures/cases/043-kuberay-cce-unexpectedadmission-pod-status-yaml.txt");
+    let text = fixture!("043-kuberay-cce-unexpectedadmission-pod-status-yaml.txt");
     let yaml: serde_yaml_ng::Value = serde_yaml_ng::from_str(text).unwrap();
     let status = &yaml["status"];
     assert_eq!(status["reason"].as_str(), Some("UnexpectedAdmissionError"));
@@ -291,7 +275,7 @@ fn case_043_pod_status_yaml_folded_message() {
         note,
         "Pod Allocate failed due to pod d65f09ad-cca3-4631-a0a3-d5ba850f8a69 container wait-gcs-ready unable to find GPU device allocation by scheduler, which is unexpected"
     );
-    let details = parse("UnexpectedAdmissionError", "kubelet", note);
+    let details = parse("UnexpectedAdmissionError", Some("kubelet"), note);
     let Details::Node(NodeDetails::UnexpectedAdmission(admission)) = &details else { panic!("{details:?}") };
     assert!(admission.pod_status, "status message prefix `Pod `");
     assert_eq!(admission.step, AdmissionStep::Allocate);
@@ -303,7 +287,7 @@ fn case_043_pod_status_yaml_folded_message() {
 
 #[test]
 fn case_051_no_healthy_devices_redacted() {
-    let text = include_str!("../../../tests/fixtures/cases/051-gke-node-reboot-unhealthy-devices-redacted.txt");
+    let text = fixture!("051-gke-node-reboot-unhealthy-devices-redacted.txt");
     let note = message(text, "Allocate failed due to");
     let NodeDetails::UnexpectedAdmission(admission) = node("UnexpectedAdmissionError", "kubelet", note) else {
         panic!()
@@ -315,9 +299,9 @@ fn case_051_no_healthy_devices_redacted() {
 
 #[test]
 fn case_053_update_plugin_resources_status_message() {
-    let text = include_str!("../../../tests/fixtures/cases/053-kube-batch-update-plugin-resources-failed.txt");
+    let text = fixture!("053-kube-batch-update-plugin-resources-failed.txt");
     let note = message(text, "Pod Update plugin resources failed");
-    let details = parse("UnexpectedAdmissionError", "kubelet", note);
+    let details = parse("UnexpectedAdmissionError", Some("kubelet"), note);
     let Details::Node(NodeDetails::UnexpectedAdmission(admission)) = &details else { panic!("{details:?}") };
     assert!(admission.pod_status);
     assert_eq!(admission.step, AdmissionStep::UpdatePluginResources);
@@ -336,7 +320,7 @@ fn single_pod_ephemeral_limit_eviction() {
     let limit = &evicted.exceeded_limits[0];
     assert_eq!((limit.scope, limit.name.as_deref(), limit.limit.quantity.as_str()), (LimitScope::Pod, None, "20Gi"));
     assert!(evicted.other.is_empty());
-    let json = serde_json::to_value(parse("Evicted", "kubelet", note)).unwrap();
+    let json = serde_json::to_value(parse("Evicted", Some("kubelet"), note)).unwrap();
     assert_eq!(json["kind"], "podEvicted");
     assert_eq!(json["exceededLimits"][0]["scope"], "pod");
     assert_eq!(json["exceededLimits"][0]["limit"]["quantity"], "20Gi");

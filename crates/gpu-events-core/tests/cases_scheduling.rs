@@ -11,31 +11,21 @@ use gpu_events_core::details::scheduling::{
 use gpu_events_core::details::{Details, Note};
 use proptest::prelude::*;
 
-const C001: &str = include_str!("../../../tests/fixtures/cases/001-insufficient-gpu-node-unschedulable.txt");
-const C003: &str = include_str!("../../../tests/fixtures/cases/003-gpushare-aliyun-gpu-mem.txt");
-const C013: &str = include_str!("../../../tests/fixtures/cases/013-karpenter-incompatible-nodepool-gpu.txt");
-const C015: &str = include_str!("../../../tests/fixtures/cases/015-eks-karpenter-nominated-multi-insufficient.txt");
-const C017: &str = include_str!("../../../tests/fixtures/cases/017-k3s-amd-gpu-preemption-double-period.txt");
-const C019: &str = include_str!("../../../tests/fixtures/cases/019-gpu-manager-exceedsgpuquota.txt");
-const C021: &str = include_str!("../../../tests/fixtures/cases/021-hami-nodeunfitpod-kueue.txt");
-const C025: &str = include_str!("../../../tests/fixtures/cases/025-rke2-taint-didnt-tolerate-get-events.txt");
-const C027: &str = include_str!("../../../tests/fixtures/cases/027-k3s-geti-x351-over-23h.txt");
-const C039: &str = include_str!("../../../tests/fixtures/cases/039-hami-mixed-reasons-filteringfailed.txt");
-const C045: &str = include_str!("../../../tests/fixtures/cases/045-kai-scheduler-unschedulable-no-age.txt");
+mod common;
+#[allow(unused_imports)]
+use common::*;
 
-/// Every message of the fixture's event text that starts with `start`: from its first
-/// occurrence in a line to the end of that line. The `# expected:` block is not searched.
-fn messages<'a>(fixture: &'a str, start: &str) -> Vec<&'a str> {
-    let events = fixture.split_once("\n# expected:").map_or(fixture, |(events, _)| events);
-    let found: Vec<&str> = events.lines().filter_map(|line| line.find(start).map(|at| line[at..].trim_end())).collect();
-    assert!(!found.is_empty(), "{start:?} is not in the fixture");
-    found
-}
-
-/// The first message of the fixture that starts with `start`.
-fn message<'a>(fixture: &'a str, start: &str) -> &'a str {
-    messages(fixture, start)[0]
-}
+const C001: &str = fixture!("001-insufficient-gpu-node-unschedulable.txt");
+const C003: &str = fixture!("003-gpushare-aliyun-gpu-mem.txt");
+const C013: &str = fixture!("013-karpenter-incompatible-nodepool-gpu.txt");
+const C015: &str = fixture!("015-eks-karpenter-nominated-multi-insufficient.txt");
+const C017: &str = fixture!("017-k3s-amd-gpu-preemption-double-period.txt");
+const C019: &str = fixture!("019-gpu-manager-exceedsgpuquota.txt");
+const C021: &str = fixture!("021-hami-nodeunfitpod-kueue.txt");
+const C025: &str = fixture!("025-rke2-taint-didnt-tolerate-get-events.txt");
+const C027: &str = fixture!("027-k3s-geti-x351-over-23h.txt");
+const C039: &str = fixture!("039-hami-mixed-reasons-filteringfailed.txt");
+const C045: &str = fixture!("045-kai-scheduler-unschedulable-no-age.txt");
 
 /// Run the grammar of the catalogue row that `reason` from `reporter` resolves to.
 fn details(reason: &str, reporter: &str, note: &str) -> SchedulingDetails {

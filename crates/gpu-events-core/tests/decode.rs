@@ -5,6 +5,10 @@ use gpu_events_core::reason::{KarpenterReason, SchedulerReason};
 use gpu_events_core::record::Flag;
 use gpu_events_core::{EventRecord, EventType, Group, Reason, Source};
 
+mod common;
+#[allow(unused_imports)]
+use common::*;
+
 fn decode(input: &str) -> Vec<Result<EventRecord, DecodeError>> {
     Decoder::from_str(input).collect()
 }
@@ -396,7 +400,7 @@ fn a_pod_object_or_its_status_reads_as_what_the_status_says() {
     assert!(record.has_flag(Flag::FromStatus));
 
     // The bare `status:` of case 043: the kubelet's admission failure, its message unfolded.
-    let text = include_str!("../../../tests/fixtures/cases/043-kuberay-cce-unexpectedadmission-pod-status-yaml.txt");
+    let text = fixture!("043-kuberay-cce-unexpectedadmission-pod-status-yaml.txt");
     let body = &text[text.find("\n\n").unwrap() + 2..text.find("# expected:").unwrap()];
     let [status] = records(body).try_into().unwrap();
     assert_eq!(status.reason, "UnexpectedAdmissionError");

@@ -4,15 +4,9 @@ use gpu_events_core::EventRecord;
 use gpu_events_core::decode::Decoder;
 use gpu_events_core::diagnose::{Cause, Confidence, Phase, diagnose};
 
-fn records(text: &str) -> Vec<EventRecord> {
-    let now = "2026-11-30T06:00:00Z".parse().unwrap();
-    Decoder::from_str(text).reference_time(now).map(|r| r.unwrap()).collect()
-}
-
-fn case(text: &str) -> &str {
-    let start = text.find("\n\n").map_or(0, |i| i + 2);
-    &text[start..text.find("# expected:").unwrap_or(text.len())]
-}
+mod common;
+#[allow(unused_imports)]
+use common::*;
 
 fn single(text: &str) -> (Phase, Cause, Confidence) {
     let diagnoses = diagnose(&records(text));
@@ -24,11 +18,9 @@ fn single(text: &str) -> (Phase, Cause, Confidence) {
 
 #[test]
 fn insufficient_gpu_from_the_fit_error() {
-    let (phase, cause, confidence) =
-        single(case(include_str!("../../../tests/fixtures/cases/001-insufficient-gpu-node-unschedulable.txt")));
+    let (phase, cause, confidence) = single(case(fixture!("001-insufficient-gpu-node-unschedulable.txt")));
     assert_eq!((phase, cause, confidence), (Phase::Pending, Cause::InsufficientGpu, Confidence::High));
-    let (_, cause, _) =
-        single(case(include_str!("../../../tests/fixtures/cases/017-k3s-amd-gpu-preemption-double-period.txt")));
+    let (_, cause, _) = single(case(fixture!("017-k3s-amd-gpu-preemption-double-period.txt")));
     assert_eq!(cause, Cause::InsufficientGpu, "amd.com/gpu is a GPU too");
 }
 
@@ -48,19 +40,18 @@ fn runtime_chains_name_the_runtime_cause() {
     let sandbox: Vec<_> = diagnoses.iter().filter(|d| d.cause == Cause::NvidiaRuntimeMissing).collect();
     assert_eq!(sandbox.len(), 4, "{diagnoses:#?}");
     assert!(sandbox.iter().all(|d| d.phase == Phase::ContainerCreating));
-    let (phase, cause, _) =
-        single(case(include_str!("../../../tests/fixtures/cases/007-dra-cdi-unresolvable-k8s-gpu.txt")));
+    let (phase, cause, _) = single(case(fixture!("007-dra-cdi-unresolvable-k8s-gpu.txt")));
     assert_eq!((phase, cause), (Phase::ContainerCreating, Cause::CdiDeviceUnresolvable));
 }
 
 #[test]
 fn admission_failures_are_the_device_plugin() {
     for text in [
-        include_str!("../../../tests/fixtures/cases/005-hami-unexpectedadmission-eof.txt"),
-        include_str!("../../../tests/fixtures/cases/051-gke-node-reboot-unhealthy-devices-redacted.txt"),
+        fixture!("005-hami-unexpectedadmission-eof.txt"),
+        fixture!("051-gke-node-reboot-unhealthy-devices-redacted.txt"),
         // The kubelet's clock is a second behind the scheduler's: Scheduled (16s) reads as
         // newer than the admission failure (17s), but admission comes after scheduling.
-        include_str!("../../../tests/fixtures/cases/023-mig-nvml-insufficient-permissions.txt"),
+        fixture!("023-mig-nvml-insufficient-permissions.txt"),
     ] {
         assert_eq!(single(case(text)).0, Phase::Failed);
         assert_eq!(single(case(text)).1, Cause::DevicePluginUnavailable);
@@ -70,8 +61,7 @@ fn admission_failures_are_the_device_plugin() {
 #[test]
 fn the_latest_events_weigh_most() {
     // FailedScheduling, Nominated, Scheduled, then Started: the Pod got past its problem.
-    let started =
-        records(case(include_str!("../../../tests/fixtures/cases/015-eks-karpenter-nominated-multi-insufficient.txt")));
+    let started = records(case(fixture!("015-eks-karpenter-nominated-multi-insufficient.txt")));
     assert!(diagnose(&started).is_empty(), "a Pod that started is not stuck");
     // With only the first two (FailedScheduling, Nominated) it waits for the nominated node.
     let waiting = diagnose(&started[..2]);
@@ -200,65 +190,26 @@ fn a_summary_from_parallel_entries_is_the_summary_of_the_records() {
 #[test]
 fn every_pasted_case_gets_the_cause_a_person_would_give() {
     let cases: &[(&str, Cause)] = &[
-        (
-            include_str!("../../../tests/fixtures/cases/001-insufficient-gpu-node-unschedulable.txt"),
-            Cause::InsufficientGpu,
-        ),
-        (include_str!("../../../tests/fixtures/cases/003-gpushare-aliyun-gpu-mem.txt"), Cause::InsufficientGpu),
-        (
-            include_str!("../../../tests/fixtures/cases/005-hami-unexpectedadmission-eof.txt"),
-            Cause::DevicePluginUnavailable,
-        ),
-        (
-            include_str!("../../../tests/fixtures/cases/007-dra-cdi-unresolvable-k8s-gpu.txt"),
-            Cause::CdiDeviceUnresolvable,
-        ),
-        (
-            include_str!("../../../tests/fixtures/cases/009-cdi-unresolvable-gpu-uuid-rke2.txt"),
-            Cause::CdiDeviceUnresolvable,
-        ),
-        (
-            include_str!("../../../tests/fixtures/cases/013-karpenter-incompatible-nodepool-gpu.txt"),
-            Cause::NodeExpansionFailed,
-        ),
-        (
-            include_str!("../../../tests/fixtures/cases/017-k3s-amd-gpu-preemption-double-period.txt"),
-            Cause::InsufficientGpu,
-        ),
-        (include_str!("../../../tests/fixtures/cases/019-gpu-manager-exceedsgpuquota.txt"), Cause::GpuQuotaExceeded),
-        (include_str!("../../../tests/fixtures/cases/021-hami-nodeunfitpod-kueue.txt"), Cause::InsufficientGpu),
-        (
-            include_str!("../../../tests/fixtures/cases/023-mig-nvml-insufficient-permissions.txt"),
-            Cause::DevicePluginUnavailable,
-        ),
-        (
-            include_str!("../../../tests/fixtures/cases/025-rke2-taint-didnt-tolerate-get-events.txt"),
-            Cause::InsufficientGpu,
-        ),
-        (include_str!("../../../tests/fixtures/cases/027-k3s-geti-x351-over-23h.txt"), Cause::InsufficientGpu),
-        (include_str!("../../../tests/fixtures/cases/031-dra-prepare-deadline-exceeded.txt"), Cause::DraPrepareFailed),
-        (
-            include_str!("../../../tests/fixtures/cases/033-kata-cc-combined-from-similar-events.txt"),
-            Cause::ColdPlugFailed,
-        ),
-        (
-            include_str!("../../../tests/fixtures/cases/039-hami-mixed-reasons-filteringfailed.txt"),
-            Cause::InsufficientGpu,
-        ),
-        (include_str!("../../../tests/fixtures/cases/041-ocp-dgx-a100-container-init-oom.txt"), Cause::ContainerOom),
-        (
-            include_str!("../../../tests/fixtures/cases/043-kuberay-cce-unexpectedadmission-pod-status-yaml.txt"),
-            Cause::DevicePluginUnavailable,
-        ),
-        (
-            include_str!("../../../tests/fixtures/cases/045-kai-scheduler-unschedulable-no-age.txt"),
-            Cause::InsufficientGpu,
-        ),
-        (include_str!("../../../tests/fixtures/cases/049-ascend-npu-device-fault-event.txt"), Cause::DeviceFault),
-        (
-            include_str!("../../../tests/fixtures/cases/051-gke-node-reboot-unhealthy-devices-redacted.txt"),
-            Cause::DevicePluginUnavailable,
-        ),
+        (fixture!("001-insufficient-gpu-node-unschedulable.txt"), Cause::InsufficientGpu),
+        (fixture!("003-gpushare-aliyun-gpu-mem.txt"), Cause::InsufficientGpu),
+        (fixture!("005-hami-unexpectedadmission-eof.txt"), Cause::DevicePluginUnavailable),
+        (fixture!("007-dra-cdi-unresolvable-k8s-gpu.txt"), Cause::CdiDeviceUnresolvable),
+        (fixture!("009-cdi-unresolvable-gpu-uuid-rke2.txt"), Cause::CdiDeviceUnresolvable),
+        (fixture!("013-karpenter-incompatible-nodepool-gpu.txt"), Cause::NodeExpansionFailed),
+        (fixture!("017-k3s-amd-gpu-preemption-double-period.txt"), Cause::InsufficientGpu),
+        (fixture!("019-gpu-manager-exceedsgpuquota.txt"), Cause::GpuQuotaExceeded),
+        (fixture!("021-hami-nodeunfitpod-kueue.txt"), Cause::InsufficientGpu),
+        (fixture!("023-mig-nvml-insufficient-permissions.txt"), Cause::DevicePluginUnavailable),
+        (fixture!("025-rke2-taint-didnt-tolerate-get-events.txt"), Cause::InsufficientGpu),
+        (fixture!("027-k3s-geti-x351-over-23h.txt"), Cause::InsufficientGpu),
+        (fixture!("031-dra-prepare-deadline-exceeded.txt"), Cause::DraPrepareFailed),
+        (fixture!("033-kata-cc-combined-from-similar-events.txt"), Cause::ColdPlugFailed),
+        (fixture!("039-hami-mixed-reasons-filteringfailed.txt"), Cause::InsufficientGpu),
+        (fixture!("041-ocp-dgx-a100-container-init-oom.txt"), Cause::ContainerOom),
+        (fixture!("043-kuberay-cce-unexpectedadmission-pod-status-yaml.txt"), Cause::DevicePluginUnavailable),
+        (fixture!("045-kai-scheduler-unschedulable-no-age.txt"), Cause::InsufficientGpu),
+        (fixture!("049-ascend-npu-device-fault-event.txt"), Cause::DeviceFault),
+        (fixture!("051-gke-node-reboot-unhealthy-devices-redacted.txt"), Cause::DevicePluginUnavailable),
     ];
     for (text, want) in cases {
         let diagnoses = diagnose(&records(case(text)));
@@ -272,8 +223,8 @@ fn every_pasted_case_gets_the_cause_a_person_would_give() {
     }
     // All-Normal pastes (lifecycle, driver upgrade progress) need no diagnosis.
     for text in [
-        include_str!("../../../tests/fixtures/cases/035-gpu-operator-driver-upgrade-events-brackets.txt"),
-        include_str!("../../../tests/fixtures/cases/037-time-slicing-get-events-init-containers.txt"),
+        fixture!("035-gpu-operator-driver-upgrade-events-brackets.txt"),
+        fixture!("037-time-slicing-get-events-init-containers.txt"),
     ] {
         assert!(diagnose(&records(case(text))).is_empty());
     }
@@ -291,7 +242,7 @@ fn container_statuses_in_a_pasted_describe_set_the_phase() {
 
 #[test]
 fn a_kueue_queue_limit_is_a_gpu_quota_only_for_gpus() {
-    let cpu = records(case(include_str!("../../../tests/fixtures/cases/047-xpk-kueue-admission-pending-tpu.txt")));
+    let cpu = records(case(fixture!("047-xpk-kueue-admission-pending-tpu.txt")));
     assert!(diagnose(&cpu).iter().all(|d| d.cause == Cause::Unknown && d.phase == Phase::Pending));
     let gpu = "  Warning  Pending  1m  kueue-admission  couldn't assign flavors to pod set main: insufficient unused quota for nvidia.com/gpu in flavor a100, 4 more needed\n";
     assert_eq!(single(gpu).1, Cause::GpuQuotaExceeded);
@@ -386,8 +337,7 @@ fn tensorfusion_steps_only_for_tensorfusion_evidence() {
         }
     }
     // Karpenter's expansion failure: NodePools, not GPUPools.
-    let karpenter =
-        steps(case(include_str!("../../../tests/fixtures/cases/013-karpenter-incompatible-nodepool-gpu.txt")));
+    let karpenter = steps(case(fixture!("013-karpenter-incompatible-nodepool-gpu.txt")));
     assert!(karpenter.iter().any(|s| s.contains("nodepools")), "{karpenter:?}");
     // TensorFusion's own quota and expansion errors keep their commands.
     let tf = |reason: &str, message: &str| {
@@ -405,7 +355,7 @@ fn tensorfusion_steps_only_for_tensorfusion_evidence() {
     );
     assert!(capacity.contains(&"kubectl get gpupools -o wide".to_owned()), "{capacity:?}");
     // A ResourceQuota of a plain cluster: no GPUResourceQuota.
-    let plain = steps(case(include_str!("../../../tests/fixtures/cases/019-gpu-manager-exceedsgpuquota.txt")));
+    let plain = steps(case(fixture!("019-gpu-manager-exceedsgpuquota.txt")));
     assert!(plain.iter().any(|s| s.contains("resourcequota")) && !plain.iter().any(|s| is_tensorfusion_step(s)));
     // Karpenter's nomination: NodeClaims only; cluster-autoscaler: its status ConfigMap.
     let nominated = "  Normal  Nominated  1m  karpenter  Pod should schedule on: nodeclaim/gpu-x\n";
@@ -422,7 +372,7 @@ fn tensorfusion_steps_only_for_tensorfusion_evidence() {
 #[test]
 fn dra_and_device_faults_are_not_the_device_plugin() {
     let mentions = |steps: &[String], what: &str| steps.iter().any(|s| s.contains(what));
-    let dra = case(include_str!("../../../tests/fixtures/cases/031-dra-prepare-deadline-exceeded.txt"));
+    let dra = case(fixture!("031-dra-prepare-deadline-exceeded.txt"));
     let (phase, cause, confidence) = single(dra);
     assert_eq!((phase, cause, confidence), (Phase::ContainerCreating, Cause::DraPrepareFailed, Confidence::High));
     let dra = steps(dra);
@@ -433,7 +383,7 @@ fn dra_and_device_faults_are_not_the_device_plugin() {
     ));
     assert_eq!(named[0], "kubectl describe resourceclaim llama-gpu-claim -n ml", "{named:?}");
 
-    let ascend = case(include_str!("../../../tests/fixtures/cases/049-ascend-npu-device-fault-event.txt"));
+    let ascend = case(fixture!("049-ascend-npu-device-fault-event.txt"));
     assert_eq!(single(ascend).1, Cause::DeviceFault);
     let ascend = steps(ascend);
     assert_eq!(ascend[0], "kubectl describe node node-a", "the faulty NPU's node, from the note: {ascend:?}");
@@ -498,7 +448,7 @@ fn a_cgroup_oom_is_the_container_limit_and_a_system_oom_the_node() {
     assert_eq!((bare.cause, bare.confidence), (Cause::HostOom, Confidence::Medium));
 
     // A Pod's own OOM (status, or the runtime's container init OOM): its limits and last state.
-    let init = case(include_str!("../../../tests/fixtures/cases/041-ocp-dgx-a100-container-init-oom.txt"));
+    let init = case(fixture!("041-ocp-dgx-a100-container-init-oom.txt"));
     let init = steps(init);
     assert!(init.iter().any(|s| s.contains(".resources.limits")), "{init:?}");
 }
@@ -584,17 +534,17 @@ fn a_pod_past_its_scheduling_problem_is_not_stuck_on_it() {
 #[test]
 fn rows_without_a_type_or_an_object_are_read_with_the_catalogue() {
     // An e2e dump prints no type: FailedPlacement is only ever a Warning, and regards a DaemonSet.
-    let e2e = case(include_str!("../../../tests/fixtures/cases/029-e2e-failedplacement-daemonset-controller.txt"));
+    let e2e = case(fixture!("029-e2e-failedplacement-daemonset-controller.txt"));
     let [d]: [_; 1] = diagnose(&records(e2e)).try_into().unwrap();
     assert_eq!((d.phase, d.cause), (Phase::Pending, Cause::InsufficientResources), "cpu, requested 150 of 50 free");
     assert_eq!(d.kind().as_deref(), Some("DaemonSet"));
     // A Kueue Workload's Events section: steps for a Workload, not a Pod.
-    let kueue = case(include_str!("../../../tests/fixtures/cases/047-xpk-kueue-admission-pending-tpu.txt"));
+    let kueue = case(fixture!("047-xpk-kueue-admission-pending-tpu.txt"));
     let kueue = steps(kueue);
     assert!(kueue.contains(&"kubectl describe workload NAME".to_owned()), "{kueue:?}");
     assert!(kueue.iter().any(|s| s.contains("clusterqueues")), "{kueue:?}");
     // The Ascend fault names its node: one way to describe it, not two.
-    let ascend = steps(case(include_str!("../../../tests/fixtures/cases/049-ascend-npu-device-fault-event.txt")));
+    let ascend = steps(case(fixture!("049-ascend-npu-device-fault-event.txt")));
     assert_eq!(ascend.iter().filter(|s| s.starts_with("kubectl describe node")).count(), 1, "{ascend:?}");
 }
 
@@ -624,7 +574,7 @@ fn the_surest_record_of_the_cause_sets_the_confidence() {
 
 #[test]
 fn a_kata_cold_plug_failure_names_the_kubelet_api_it_needs() {
-    let kata = case(include_str!("../../../tests/fixtures/cases/033-kata-cc-combined-from-similar-events.txt"));
+    let kata = case(fixture!("033-kata-cc-combined-from-similar-events.txt"));
     let steps = steps(kata);
     assert!(steps[0].contains("KubeletPodResourcesGet"), "{steps:?}");
 }

@@ -1,13 +1,12 @@
 //! Pastes of several forms: each region goes to its reader, and every line is in a record or in
 //! a reported region (the segmenter, `decode/segment.rs`, and the text readers' accounting).
 
-use chrono::{DateTime, Utc};
 use gpu_events_core::EventRecord;
 use gpu_events_core::decode::{DecodeError, Decoder};
 
-fn now() -> DateTime<Utc> {
-    "2026-11-30T06:00:00Z".parse().unwrap()
-}
+mod common;
+#[allow(unused_imports)]
+use common::*;
 
 /// Records and the reported regions (`lines a-b: ...`), with the regions that are not events.
 fn read(text: &str) -> (Vec<EventRecord>, Vec<String>) {

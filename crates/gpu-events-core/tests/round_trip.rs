@@ -12,6 +12,10 @@ use gpu_events_core::{EventRecord, Reason};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
+mod common;
+#[allow(unused_imports)]
+use common::*;
+
 /// One generated event: what an Event object says, before any format writes it.
 #[derive(Clone, Debug)]
 struct Spec {
@@ -131,11 +135,6 @@ fn dns_label() -> impl Strategy<Value = String> {
 /// A component or instance name: no spaces (`kubectl` joins component and host with `, `).
 fn component() -> impl Strategy<Value = String> {
     "[a-zA-Z][a-zA-Z0-9./_-]{0,30}"
-}
-
-/// The instant all relative ages are counted back from.
-fn now() -> DateTime<Utc> {
-    "2026-11-30T06:00:00Z".parse().unwrap()
 }
 
 /// `(first, last, micro)`: seconds or microseconds precision, `last >= first`; with `ages`, at

@@ -1,20 +1,13 @@
 //! The text formats people paste, from the real cases in tests/fixtures/cases.
 
-use chrono::{DateTime, TimeDelta, Utc};
+use chrono::TimeDelta;
 use gpu_events_core::decode::{Decoder, Format};
 use gpu_events_core::record::Flag;
 use gpu_events_core::{EventRecord, EventType, Source};
 
-fn now() -> DateTime<Utc> {
-    "2026-11-30T06:00:00Z".parse().unwrap()
-}
-
-/// The raw text of a case: between the header comments and `# expected:`.
-fn case(text: &str) -> &str {
-    let start = text.find("\n\n").map_or(0, |i| i + 2);
-    let end = text.find("# expected:").unwrap_or(text.len());
-    &text[start..end]
-}
+mod common;
+#[allow(unused_imports)]
+use common::*;
 
 fn decode(text: &str) -> Vec<EventRecord> {
     let decoder = Decoder::from_str(text).reference_time(now());
@@ -28,9 +21,7 @@ fn ago(record: &EventRecord) -> (Option<TimeDelta>, Option<TimeDelta>) {
 
 #[test]
 fn case_001_describe_row_without_header_indented_one_space() {
-    let [r] = decode(case(include_str!("../../../tests/fixtures/cases/001-insufficient-gpu-node-unschedulable.txt")))
-        .try_into()
-        .unwrap();
+    let [r] = decode(case(fixture!("001-insufficient-gpu-node-unschedulable.txt"))).try_into().unwrap();
     assert_eq!(r.reason, "FailedScheduling");
     assert_eq!(r.type_, Some(EventType::Warning));
     assert_eq!(r.reporting_controller.as_deref(), Some("default-scheduler"));
@@ -42,7 +33,7 @@ fn case_001_describe_row_without_header_indented_one_space() {
 
 #[test]
 fn case_007_describe_table_with_header_and_series() {
-    let records = decode(case(include_str!("../../../tests/fixtures/cases/007-dra-cdi-unresolvable-k8s-gpu.txt")));
+    let records = decode(case(fixture!("007-dra-cdi-unresolvable-k8s-gpu.txt")));
     let reasons: Vec<&str> = records.iter().map(|r| r.reason.as_str()).collect();
     assert_eq!(reasons, ["Scheduled", "Pulled", "Failed"]);
     assert_eq!(records[0].note, "Successfully assigned arc-runners/nvidia-example-workload to node-a");
@@ -54,8 +45,7 @@ fn case_007_describe_table_with_header_and_series() {
 
 #[test]
 fn case_011_get_events_rows_without_header_name_their_objects() {
-    let records =
-        decode(case(include_str!("../../../tests/fixtures/cases/011-gpu-operator-must-gather-get-events.txt")));
+    let records = decode(case(fixture!("011-gpu-operator-must-gather-get-events.txt")));
     assert_eq!(records.len(), 12, "the `# ... (omitted) ...` line is not an event");
     assert_eq!(records[0].regarding.kind.as_deref(), Some("DaemonSet"));
     assert_eq!(records[0].regarding.name.as_deref(), Some("nvidia-dcgm-exporter"));
@@ -69,8 +59,7 @@ fn case_011_get_events_rows_without_header_name_their_objects() {
 
 #[test]
 fn case_013_the_reporter_decides_between_the_two_failed_scheduling_reasons() {
-    let records =
-        decode(case(include_str!("../../../tests/fixtures/cases/013-karpenter-incompatible-nodepool-gpu.txt")));
+    let records = decode(case(fixture!("013-karpenter-incompatible-nodepool-gpu.txt")));
     assert_eq!(records.len(), 2);
     assert_eq!(records[0].source, Some(Source::KubeScheduler));
     assert_eq!(records[1].source, Some(Source::Karpenter));
@@ -80,9 +69,7 @@ fn case_013_the_reporter_decides_between_the_two_failed_scheduling_reasons() {
 
 #[test]
 fn case_025_partial_get_events_row() {
-    let [r] = decode(case(include_str!("../../../tests/fixtures/cases/025-rke2-taint-didnt-tolerate-get-events.txt")))
-        .try_into()
-        .unwrap();
+    let [r] = decode(case(fixture!("025-rke2-taint-didnt-tolerate-get-events.txt"))).try_into().unwrap();
     assert_eq!(r.reason, "FailedScheduling");
     assert_eq!(r.type_, None, "the TYPE column is missing");
     assert_eq!(r.regarding.kind.as_deref(), Some("Pod"));
@@ -92,10 +79,7 @@ fn case_025_partial_get_events_row() {
 
 #[test]
 fn case_029_e2e_dump() {
-    let [r] =
-        decode(case(include_str!("../../../tests/fixtures/cases/029-e2e-failedplacement-daemonset-controller.txt")))
-            .try_into()
-            .unwrap();
+    let [r] = decode(case(fixture!("029-e2e-failedplacement-daemonset-controller.txt"))).try_into().unwrap();
     assert_eq!(r.reason, "FailedPlacement");
     assert_eq!(r.reporting_controller.as_deref(), Some("daemonset-controller"));
     assert_eq!(r.reporting_instance, None);
@@ -106,9 +90,7 @@ fn case_029_e2e_dump() {
 
 #[test]
 fn case_033_misaligned_row_and_aggregation_prefix() {
-    let [r] = decode(case(include_str!("../../../tests/fixtures/cases/033-kata-cc-combined-from-similar-events.txt")))
-        .try_into()
-        .unwrap();
+    let [r] = decode(case(fixture!("033-kata-cc-combined-from-similar-events.txt"))).try_into().unwrap();
     assert_eq!(r.reason, "FailedCreatePodSandBox");
     assert_eq!(r.count, 16);
     assert_eq!(ago(&r), (Some(TimeDelta::seconds(34)), Some(TimeDelta::seconds(19))));
@@ -118,8 +100,7 @@ fn case_033_misaligned_row_and_aggregation_prefix() {
 
 #[test]
 fn case_035_get_events_rows_with_leading_spaces() {
-    let records =
-        decode(case(include_str!("../../../tests/fixtures/cases/035-gpu-operator-driver-upgrade-events-brackets.txt")));
+    let records = decode(case(fixture!("035-gpu-operator-driver-upgrade-events-brackets.txt")));
     assert_eq!(records.len(), 8);
     assert!(records.iter().all(|r| r.reason == "GPUDriverUpgrade" && r.regarding.kind.as_deref() == Some("Node")));
     assert_eq!(records[0].regarding.name.as_deref(), Some("localhost.localdomain"));
@@ -128,8 +109,7 @@ fn case_035_get_events_rows_with_leading_spaces() {
 
 #[test]
 fn case_037_get_events_table_with_header() {
-    let records =
-        decode(case(include_str!("../../../tests/fixtures/cases/037-time-slicing-get-events-init-containers.txt")));
+    let records = decode(case(fixture!("037-time-slicing-get-events-init-containers.txt")));
     assert_eq!(records.len(), 24);
     assert!(records.iter().all(|r| r.type_ == Some(EventType::Normal) && r.regarding.kind.as_deref() == Some("Pod")));
     let names: std::collections::BTreeSet<&str> = records.iter().filter_map(|r| r.regarding.name.as_deref()).collect();
@@ -141,9 +121,7 @@ fn case_037_get_events_table_with_header() {
 
 #[test]
 fn case_045_no_age_column() {
-    let [r] = decode(case(include_str!("../../../tests/fixtures/cases/045-kai-scheduler-unschedulable-no-age.txt")))
-        .try_into()
-        .unwrap();
+    let [r] = decode(case(fixture!("045-kai-scheduler-unschedulable-no-age.txt"))).try_into().unwrap();
     assert_eq!(r.reason, "Unschedulable");
     assert_eq!(r.reporting_controller.as_deref(), Some("kai-scheduler"));
     assert_eq!(r.source, Some(Source::KaiScheduler));
@@ -153,9 +131,7 @@ fn case_045_no_age_column() {
 
 #[test]
 fn case_049_get_events_with_namespace_column() {
-    let [r] = decode(case(include_str!("../../../tests/fixtures/cases/049-ascend-npu-device-fault-event.txt")))
-        .try_into()
-        .unwrap();
+    let [r] = decode(case(fixture!("049-ascend-npu-device-fault-event.txt"))).try_into().unwrap();
     assert_eq!(r.reason, "Occur");
     assert_eq!(r.regarding.namespace.as_deref(), Some("kube-system"));
     assert_eq!(r.regarding.kind.as_deref(), Some("Pod"));
@@ -165,20 +141,20 @@ fn case_049_get_events_with_namespace_column() {
 #[test]
 fn every_describe_or_table_case_reads_into_records() {
     let cases: &[(&str, usize)] = &[
-        (include_str!("../../../tests/fixtures/cases/003-gpushare-aliyun-gpu-mem.txt"), 1),
-        (include_str!("../../../tests/fixtures/cases/005-hami-unexpectedadmission-eof.txt"), 1),
-        (include_str!("../../../tests/fixtures/cases/009-cdi-unresolvable-gpu-uuid-rke2.txt"), 1),
-        (include_str!("../../../tests/fixtures/cases/015-eks-karpenter-nominated-multi-insufficient.txt"), 9),
-        (include_str!("../../../tests/fixtures/cases/017-k3s-amd-gpu-preemption-double-period.txt"), 1),
-        (include_str!("../../../tests/fixtures/cases/019-gpu-manager-exceedsgpuquota.txt"), 1),
-        (include_str!("../../../tests/fixtures/cases/021-hami-nodeunfitpod-kueue.txt"), 2),
-        (include_str!("../../../tests/fixtures/cases/023-mig-nvml-insufficient-permissions.txt"), 2),
-        (include_str!("../../../tests/fixtures/cases/027-k3s-geti-x351-over-23h.txt"), 1),
-        (include_str!("../../../tests/fixtures/cases/031-dra-prepare-deadline-exceeded.txt"), 1),
-        (include_str!("../../../tests/fixtures/cases/039-hami-mixed-reasons-filteringfailed.txt"), 2),
-        (include_str!("../../../tests/fixtures/cases/041-ocp-dgx-a100-container-init-oom.txt"), 1),
-        (include_str!("../../../tests/fixtures/cases/047-xpk-kueue-admission-pending-tpu.txt"), 2),
-        (include_str!("../../../tests/fixtures/cases/051-gke-node-reboot-unhealthy-devices-redacted.txt"), 1),
+        (fixture!("003-gpushare-aliyun-gpu-mem.txt"), 1),
+        (fixture!("005-hami-unexpectedadmission-eof.txt"), 1),
+        (fixture!("009-cdi-unresolvable-gpu-uuid-rke2.txt"), 1),
+        (fixture!("015-eks-karpenter-nominated-multi-insufficient.txt"), 9),
+        (fixture!("017-k3s-amd-gpu-preemption-double-period.txt"), 1),
+        (fixture!("019-gpu-manager-exceedsgpuquota.txt"), 1),
+        (fixture!("021-hami-nodeunfitpod-kueue.txt"), 2),
+        (fixture!("023-mig-nvml-insufficient-permissions.txt"), 2),
+        (fixture!("027-k3s-geti-x351-over-23h.txt"), 1),
+        (fixture!("031-dra-prepare-deadline-exceeded.txt"), 1),
+        (fixture!("039-hami-mixed-reasons-filteringfailed.txt"), 2),
+        (fixture!("041-ocp-dgx-a100-container-init-oom.txt"), 1),
+        (fixture!("047-xpk-kueue-admission-pending-tpu.txt"), 2),
+        (fixture!("051-gke-node-reboot-unhealthy-devices-redacted.txt"), 1),
     ];
     for (text, want) in cases {
         let records = decode(case(text));
@@ -188,8 +164,7 @@ fn every_describe_or_table_case_reads_into_records() {
             assert!(!r.note.is_empty());
         }
     }
-    let [r] =
-        decode(case(include_str!("../../../tests/fixtures/cases/027-k3s-geti-x351-over-23h.txt"))).try_into().unwrap();
+    let [r] = decode(case(fixture!("027-k3s-geti-x351-over-23h.txt"))).try_into().unwrap();
     assert_eq!(r.count, 351);
     assert_eq!(ago(&r).0, Some(TimeDelta::hours(23)));
 }
@@ -240,7 +215,7 @@ fn a_describe_status_block_without_events_is_a_record_from_status() {
 
 #[test]
 fn rows_without_a_header_take_their_pod_from_the_scheduled_event() {
-    let records = decode(case(include_str!("../../../tests/fixtures/cases/007-dra-cdi-unresolvable-k8s-gpu.txt")));
+    let records = decode(case(fixture!("007-dra-cdi-unresolvable-k8s-gpu.txt")));
     assert!(records.iter().all(|r| r.regarding.name.as_deref() == Some("nvidia-example-workload")
         && r.regarding.namespace.as_deref() == Some("arc-runners")
         && r.regarding.kind.as_deref() == Some("Pod")));

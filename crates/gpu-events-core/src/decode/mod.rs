@@ -137,9 +137,9 @@ impl<R: BufRead> Decoder<R> {
                     let documents = yaml::YamlDocuments::parse(&text);
                     if documents.holds_objects() {
                         (Format::Yaml, Documents::Yaml(documents))
-                    } else if !documents.holds_errors() || segment::count(&text) > 1 || segment::is_text(&text) {
-                        // Scalars (prose, a quoted row, a bare message), YAML among other
-                        // text, or text no line of which starts YAML: each part to its reader.
+                    } else if !documents.holds_errors() || segment::count(&text) > 1 {
+                        // Scalars (prose, a quoted row, a bare message), or YAML among other
+                        // text: each part to its reader.
                         (Format::Text, segmented(text))
                     } else {
                         (Format::Yaml, Documents::YamlOrText(documents, text))

@@ -115,13 +115,6 @@ pub(crate) fn count(input: &str) -> usize {
     spans_of(&lines).len()
 }
 
-/// Whether `input` is one region of text (no line starts JSON or YAML): a YAML error in it says
-/// nothing, it was never YAML.
-pub(crate) fn is_text(input: &str) -> bool {
-    let lines: Vec<Cow<'_, str>> = input.lines().map(unquote).collect();
-    matches!(spans_of(&lines).as_slice(), [(Shape::Text, ..)])
-}
-
 /// The regions as (shape, first, last) 0-based line indices; neighbours of one shape merged.
 fn spans_of(lines: &[Cow<'_, str>]) -> Vec<(Shape, usize, usize)> {
     let mut spans: Vec<(Shape, usize, usize)> = Vec::new();
