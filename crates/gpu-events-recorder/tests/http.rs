@@ -10,35 +10,20 @@ use gpu_events_core::record::NOTE_LIMIT;
 use gpu_events_core::{EventRecord, Flag};
 use gpu_events_recorder::{
     BuildError, Dropped, EventType, GpuPool, InvalidEvent, ManualClock, PublishError, Published, RawEvent, Recorder,
-    RecorderBuilder, RetryPolicy, SpamFilter, WriteError,
+    RecorderBuilder, SpamFilter, WriteError,
 };
 use gpu_events_testkit::{ApiServer, Fault, RecordedRequest, ResourceType};
-use k8s_openapi::api::core::v1::{ObjectReference, Pod};
-use kube::api::ObjectMeta;
-use serde_json::Value;
+use k8s_openapi::api::core::v1::ObjectReference;
+
+mod common;
+use common::{count_of, fast_retries, pod};
 
 const CONTROLLER: &str = "tensor-fusion.ai/recorder-test";
-
-fn pod(namespace: &str, name: &str) -> Pod {
-    Pod {
-        metadata: ObjectMeta {
-            name: Some(name.into()),
-            namespace: Some(namespace.into()),
-            uid: Some(format!("uid-{name}")),
-            ..ObjectMeta::default()
-        },
-        ..Pod::default()
-    }
-}
 
 /// A builder against `server`, with a client that does not retry by itself (so every retry seen
 /// is the recorder's) and short backoffs.
 fn builder(server: &ApiServer) -> RecorderBuilder {
-    Recorder::builder(server.client_without_retry(), CONTROLLER).instance("recorder-test-0").retry(RetryPolicy {
-        max_attempts: 4,
-        initial_backoff: Duration::from_millis(5),
-        max_backoff: Duration::from_millis(20),
-    })
+    fast_retries(server, CONTROLLER, "recorder-test-0")
 }
 
 fn event_writes(server: &ApiServer) -> Vec<RecordedRequest> {
@@ -51,10 +36,6 @@ fn records(server: &ApiServer) -> Vec<EventRecord> {
         .into_iter()
         .map(|v| EventRecord::from(serde_json::from_value::<k8s_openapi::api::events::v1::Event>(v).unwrap()))
         .collect()
-}
-
-fn count_of(event: &Value) -> i64 {
-    event.pointer("/series/count").and_then(Value::as_i64).unwrap_or(1)
 }
 
 #[tokio::test]

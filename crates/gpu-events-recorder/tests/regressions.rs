@@ -7,35 +7,16 @@ use std::time::Duration;
 use gpu_events_core::details::tensorfusion::{DefragPodEvicted, GangMembersWaiting, NodeCreated};
 use gpu_events_recorder::{
     BuildError, EventType, FakeRecorder, GpuPool, InvalidEvent, ManualClock, PublishError, Published, RawEvent,
-    Recorder, RecorderBuilder, RetryPolicy, SpamFilter, WriteError,
+    RecorderBuilder, SpamFilter, WriteError,
 };
 use gpu_events_testkit::{ApiServer, Fault, ResourceType};
-use k8s_openapi::api::core::v1::{ObjectReference, Pod};
-use kube::api::ObjectMeta;
-use serde_json::Value;
+use k8s_openapi::api::core::v1::ObjectReference;
 
-fn pod(namespace: &str, name: &str) -> Pod {
-    let metadata = ObjectMeta {
-        name: Some(name.into()),
-        namespace: Some(namespace.into()),
-        uid: Some(format!("uid-{name}")),
-        ..ObjectMeta::default()
-    };
-    Pod { metadata, ..Pod::default() }
-}
+mod common;
+use common::{count_of, fast_retries, pod};
 
 fn builder(server: &ApiServer) -> RecorderBuilder {
-    Recorder::builder(server.client_without_retry(), "tensor-fusion.ai/review").instance("review-0").retry(
-        RetryPolicy {
-            max_attempts: 4,
-            initial_backoff: Duration::from_millis(5),
-            max_backoff: Duration::from_millis(20),
-        },
-    )
-}
-
-fn count_of(event: &Value) -> i64 {
-    event.pointer("/series/count").and_then(Value::as_i64).unwrap_or(1)
+    fast_retries(server, "tensor-fusion.ai/review", "review-0")
 }
 
 fn total_for(server: &ApiServer, pod: &str) -> i64 {
