@@ -118,14 +118,31 @@ impl Described {
     }
 }
 
+/// The kubectl-like commands people type: kubectl itself, its common alias `k`, OpenShift's
+/// `oc`, `kubecolor` (`microk8s kubectl` ends in `kubectl`).
+const KUBECTLS: &[&str] = &["kubectl", "k", "oc", "kubecolor"];
+
+/// Global flags whose value is the next word when not written `--flag=value`.
+const VALUE_FLAGS: &[&str] =
+    &["--context", "--kubeconfig", "--cluster", "--user", "-s", "--server", "--as", "-o", "--output"];
+
 /// The object a typed `kubectl describe pod NAME [-n NS]` command names (also `pods`, `po`,
-/// `pod/NAME`, `--namespace NS`, `--namespace=NS`), for the output pasted below it.
+/// `pod/NAME`, `--namespace NS`, `--namespace=NS`, `-nNS`, flags before the verb, the `k`, `oc`
+/// and `kubecolor` spellings, a pipe after it), or `kubectl events --for pod/NAME`, for the
+/// output pasted below it.
 pub(super) fn from_command(line: &str) -> Option<Described> {
-    let (_, rest) = line.split_once("kubectl describe ")?;
-    let words: Vec<&str> = rest.split_whitespace().collect();
+    // A typed command is one short line; most lines are not one (and some are megabytes long).
+    if line.len() > 4096 || !(line.contains("describe") || line.contains("events")) {
+        return None;
+    }
+    let words: Vec<&str> = line.split_whitespace().take_while(|w| *w != "|").collect();
+    let start = words.iter().position(|w| KUBECTLS.contains(&w.rsplit('/').next().unwrap_or(w)))?;
     let mut name = None;
     let mut namespace = None;
-    let mut i = 0;
+    let mut verb = None;
+    // The words after the verb that are not flags: `pod NAME`.
+    let mut positional = Vec::new();
+    let mut i = start + 1;
     while i < words.len() {
         let word = words[i];
         match word {
@@ -134,21 +151,67 @@ pub(super) fn from_command(line: &str) -> Option<Described> {
                 i += 1;
             }
             _ if word.starts_with("--namespace=") => namespace = Some(word["--namespace=".len()..].to_owned()),
-            "pod" | "pods" | "po" if name.is_none() => {
-                name = words.get(i + 1).filter(|w| !w.starts_with('-')).map(|s| (*s).to_owned());
-                i += 1;
+            _ if word.starts_with("-n") && word.len() > 2 && !word.starts_with("--") => {
+                namespace = Some(word[2..].to_owned());
             }
+            _ if VALUE_FLAGS.contains(&word) => i += 1,
+            _ if word.starts_with('-') => {}
+            _ if verb.is_none() => verb = Some(word),
             _ => {
                 if let Some(found) = ["pod/", "pods/", "po/"].iter().find_map(|p| word.strip_prefix(p)) {
                     name = Some(found.to_owned());
+                } else {
+                    positional.push(word);
                 }
             }
         }
+        // `kubectl events --for pod/NAME` and `--for=pod/NAME`.
+        if verb == Some("events") && word.starts_with("--for") {
+            let target = word.strip_prefix("--for=").or_else(|| words.get(i + 1).copied()).unwrap_or("");
+            name = ["pod/", "pods/", "Pod/"].iter().find_map(|p| target.strip_prefix(p)).map(str::to_owned);
+        }
         i += 1;
+    }
+    if !matches!(verb, Some("describe" | "events")) {
+        return None;
+    }
+    if name.is_none()
+        && verb == Some("describe")
+        && let [kind, found, ..] = positional.as_slice()
+        && matches!(*kind, "pod" | "pods" | "po")
+    {
+        name = Some((*found).to_owned());
     }
     // A poster's placeholder is not a name.
     let name = name.filter(|n| !n.contains("...") && !n.starts_with('<') && !n.starts_with('$'))?;
     Some(Described { name: Some(name), namespace, kind: Some("Pod".to_owned()), ..Described::default() })
+}
+
+#[cfg(test)]
+mod command_tests {
+    use super::from_command;
+
+    fn named(line: &str) -> Option<(String, Option<String>)> {
+        from_command(line).map(|d| (d.name.unwrap(), d.namespace))
+    }
+
+    #[test]
+    fn typed_commands_name_the_pod_whatever_the_spelling() {
+        let x0 = Some(("x-0".to_owned(), Some("ns-a".to_owned())));
+        assert_eq!(named("user@host ~/apis (main)$ k describe pod -n ns-a x-0 | tail"), x0);
+        assert_eq!(named("$ kubectl describe pods x-0 --namespace ns-a"), x0);
+        assert_eq!(named("kubectl -n ns-a describe po/x-0"), x0);
+        assert_eq!(named("oc describe pod x-0 -nns-a"), x0);
+        assert_eq!(named("kubectl --context prod -n ns-a describe pod x-0"), x0);
+        assert_eq!(named("microk8s kubectl describe pod x-0 --namespace=ns-a"), x0);
+        assert_eq!(named("kubectl events -n ns-a --for pod/x-0"), x0);
+        assert_eq!(named("kubectl describe pod gpu-0"), Some(("gpu-0".to_owned(), None)));
+        // Not a describe of one Pod; a placeholder; prose that says "k".
+        assert_eq!(named("kubectl get pod x-0 -n ns-a"), None);
+        assert_eq!(named("kubectl describe pod <name>"), None);
+        assert_eq!(named("kubectl describe node gpu-1"), None);
+        assert_eq!(named("press k describe pod"), None);
+    }
 }
 
 /// The Pod status block of a describe (`Status: Failed`, `Reason: UnexpectedAdmissionError`,
