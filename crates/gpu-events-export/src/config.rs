@@ -847,4 +847,34 @@ mod tests {
         }
         assert_eq!(apis_text(&EventApi::ALL), "events.k8s.io/v1,v1");
     }
+
+    /// Every key of the module docs' options table is one the file accepts.
+    #[test]
+    fn the_docs_table_names_keys_the_file_accepts() {
+        let docs = include_str!("config.rs");
+        let mut keys = Vec::new();
+        for row in docs.lines().filter(|l| l.starts_with("//! | `")) {
+            let cell = row.split('|').nth(1).unwrap_or_default();
+            let mut parent = String::new();
+            for key in cell.split(',').map(|k| k.trim().trim_matches('`')) {
+                let key = match key.strip_prefix('.') {
+                    Some(child) => format!("{parent}.{child}"),
+                    None => key.to_owned(),
+                };
+                key.split('.').next().unwrap_or_default().clone_into(&mut parent);
+                keys.push(key);
+            }
+        }
+        assert!(keys.len() > 20, "{keys:?}");
+        for key in keys {
+            // `a.b` as `a: {b: null}`: a known key may refuse null, an unknown one says so.
+            let yaml = match key.split_once('.') {
+                Some((group, child)) => format!("{group}: {{{child}: null}}\n"),
+                None => format!("{key}: null\n"),
+            };
+            if let Err(err) = ExportConfig::parse(&yaml) {
+                assert!(!err.contains("unknown field"), "{key}: {err}");
+            }
+        }
+    }
 }
