@@ -305,7 +305,7 @@ impl SinkFlags {
 }
 
 /// `owners:` of the configuration file and the `--owners*` flags (see
-/// [`OwnerConfig`](crate::owner::OwnerConfig), whose constants are the defaults).
+/// [`OwnerConfig`], whose constants are the defaults).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -392,7 +392,7 @@ impl OwnersConfig {
 }
 
 /// `leaderElection:` of the configuration file and the `--leader-elect*` flags (see
-/// [`LeaseConfig`](crate::leader::LeaseConfig), whose constants are the defaults).
+/// [`LeaseConfig`], whose constants are the defaults).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
