@@ -1,200 +1,44 @@
 //! `gpu-events export`: the exporter of `gpu-events-export`, configured from a YAML file and
 //! flags (flags win), stopped by Ctrl-C or SIGTERM with a final checkpoint.
 
-use std::net::SocketAddr;
-use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use clap::{Args, ValueEnum};
-use gpu_events_export::config::{ExportConfig, parse_duration};
+use clap::Args;
+use gpu_events_export::Metrics;
+use gpu_events_export::config::{ExportConfig, LeaderElectionConfig};
 use gpu_events_export::exporter::{self, ExporterOptions, ExporterStats};
 use gpu_events_export::leader::LeaderElector;
-use gpu_events_export::sink::SinkConfig;
-use gpu_events_export::watch::EventApi;
-use gpu_events_export::{AlertRule, Metrics, RedactionRule, Route};
 
-/// Flags of `gpu-events export`.
+/// Flags of `gpu-events export`: `--config` and the exporter's options, declared once in
+/// [`ExportConfig`] (the config file's struct) and flattened here.
 #[derive(Args, Debug)]
 pub(crate) struct ExportArgs {
     /// The configuration file (YAML); flags override it.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Cluster name written into every record and metric.
-    #[arg(long)]
-    cluster: Option<String>,
-    /// Namespace to watch (repeatable); default: the whole cluster.
-    #[arg(short, long = "namespace")]
-    namespaces: Vec<String>,
-    /// Which Event API to watch.
-    #[arg(long, value_enum)]
-    api: Option<ApiChoice>,
-    /// A sink (repeatable): `stdout`, `file:PATH`, `otlp:URL`, `webhook:URL`.
-    #[arg(long = "sink")]
-    sinks: Vec<String>,
-    /// The checkpoint file: a restart neither replays nor skips.
-    #[arg(long)]
-    state: Option<PathBuf>,
-    /// How often the checkpoint is written (`30s`, `5m`).
-    #[arg(long, value_parser = parse_duration)]
-    checkpoint_interval: Option<std::time::Duration>,
-    /// Events remembered for deduplication.
-    #[arg(long)]
-    max_events: Option<NonZeroUsize>,
-    /// How long an exported event is remembered (`2h`); keep it above the API server's --event-ttl.
-    #[arg(long, value_parser = parse_duration)]
-    mark_ttl: Option<std::time::Duration>,
-    /// Serve Prometheus metrics on this address (`/metrics`).
-    #[arg(long)]
-    metrics_addr: Option<SocketAddr>,
-    /// Add a `namespace` label to the metrics (bounded by your namespaces).
-    #[arg(long)]
-    metrics_namespace_label: bool,
-    /// Turn off the built-in redaction rules (credentials, tokens, keys, passwords, ids, addresses:
-    /// `gpu-events redact --list-rules`).
-    #[arg(long)]
-    no_default_redaction: bool,
-    /// A redaction rule (repeatable), as in the config file, inline YAML:
-    /// `{name: tenant, pattern: 'tenant-[0-9]+', replacement: '<tenant>'}`.
-    #[arg(long = "redact", value_parser = yaml::<RedactionRule>)]
-    redact: Vec<RedactionRule>,
-    /// A route (repeatable), inline YAML: `{name: w, match: {types: [Warning]}, sinks: [file]}`.
-    #[arg(long = "route", value_parser = yaml::<Route>)]
-    routes: Vec<Route>,
-    /// An alert rule (repeatable), inline YAML:
-    /// `{name: starved, match: {causes: [insufficient-gpu]}, groupBy: [owner], for: 10m, sink: file}`.
-    #[arg(long = "alert", value_parser = yaml::<AlertRule>)]
-    alerts: Vec<AlertRule>,
-    /// Resolve each event's owning workload (needs get on the owner kinds: deploy/owner-rbac.yaml).
-    #[arg(long)]
-    owners: bool,
-    /// Run as one of several replicas: export only while holding the Lease.
-    #[arg(long)]
-    leader_elect: bool,
-    /// The Lease's namespace (default: $POD_NAMESPACE, else the kubeconfig's namespace).
-    #[arg(long)]
-    leader_elect_namespace: Option<String>,
-    /// The Lease's name (default gpu-events-export).
-    #[arg(long)]
-    leader_elect_lease_name: Option<String>,
-    /// This replica's identity in the Lease (default $POD_NAME or $HOSTNAME, with a random suffix).
-    #[arg(long)]
-    leader_elect_identity: Option<String>,
-    /// Owner lookups per second (default 5).
-    #[arg(long)]
-    owners_qps: Option<f64>,
-    /// Owner lookups in a burst (default 10).
-    #[arg(long)]
-    owners_burst: Option<u32>,
-    /// Objects whose owner is remembered (default 10 000).
-    #[arg(long)]
-    owners_cache_size: Option<usize>,
-    /// Queue of each `--sink` (records that may wait; more are dropped and counted).
-    #[arg(long)]
-    sink_queue: Option<usize>,
-    /// Records per write of each `--sink`.
-    #[arg(long)]
-    sink_batch: Option<usize>,
-    /// File sinks of `--sink`: rotate at this many bytes.
-    #[arg(long)]
-    sink_rotate_bytes: Option<u64>,
-    /// File sinks of `--sink`: rotated files kept.
-    #[arg(long)]
-    sink_keep: Option<usize>,
+    #[command(flatten)]
+    options: ExportConfig,
 }
 
-/// A flag value in the config file's YAML form.
-fn yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
-    serde_yaml_ng::from_str(text).map_err(|e| e.to_string())
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum ApiChoice {
-    /// events.k8s.io/v1 (the default).
-    Events,
-    /// core/v1.
-    Core,
-    /// Both (each Event is still exported once).
-    Both,
-}
-
-/// The options from the file and the flags.
 /// Leader election, when on: the Lease settings.
-type Election = Option<gpu_events_export::config::LeaderElectionConfig>;
+type Election = Option<LeaderElectionConfig>;
 
-fn options(args: ExportArgs) -> Result<(ExporterOptions, Election, Option<String>), String> {
+/// The options from the file and the flags (flags win), with the defaults filled in.
+fn options(args: ExportArgs) -> Result<(ExporterOptions, Election), String> {
     let file = match &args.config {
         Some(path) => ExportConfig::load(path).map_err(|e| e.to_string())?,
         None => ExportConfig::default(),
     };
-    let mut options = ExporterOptions::default();
-    options.cluster = args.cluster.or(file.cluster);
-    options.namespaces = if args.namespaces.is_empty() { file.namespaces } else { args.namespaces };
-    options.apis = match args.api {
-        Some(ApiChoice::Events) => vec![EventApi::EventsV1],
-        Some(ApiChoice::Core) => vec![EventApi::CoreV1],
-        Some(ApiChoice::Both) => vec![EventApi::EventsV1, EventApi::CoreV1],
-        None if !file.apis.is_empty() => file.apis,
-        None => vec![EventApi::EventsV1],
-    };
-    options.state = args.state.or(file.state);
-    if let Some(interval) = args.checkpoint_interval.or(file.checkpoint_interval) {
-        options.checkpoint_interval = interval.max(std::time::Duration::from_millis(100));
-    }
-    if let Some(max) = args.max_events.or(file.max_events.and_then(NonZeroUsize::new)) {
-        options.max_events = max;
-    }
-    if let Some(ttl) = args.mark_ttl.or(file.mark_ttl) {
-        options.mark_ttl = ttl;
-    }
-    options.sinks = if args.sinks.is_empty() {
-        file.sinks
-    } else {
-        let sink = |spec: &String| {
-            let mut sink = SinkConfig::from_spec(spec);
-            sink.queue = args.sink_queue.unwrap_or(sink.queue);
-            sink.batch = args.sink_batch.unwrap_or(sink.batch);
-            sink.rotate_bytes = args.sink_rotate_bytes.unwrap_or(sink.rotate_bytes);
-            sink.keep = args.sink_keep.unwrap_or(sink.keep);
-            sink
-        };
-        args.sinks.iter().map(sink).collect()
-    };
-    if options.sinks.is_empty() {
-        options.sinks.push(SinkConfig::from_spec("stdout"));
-    }
-    options.metrics_addr = args.metrics_addr.or(file.metrics_addr);
-    let namespace_label = args.metrics_namespace_label || file.metrics.namespace_label;
-    options.metrics = file.metrics.with_namespace_label(namespace_label);
-    options.redaction = file.redaction;
-    if args.no_default_redaction {
-        options.redaction.defaults = false;
-    }
-    if !args.redact.is_empty() {
-        options.redaction.rules = args.redact;
-    }
-    options.routes = if args.routes.is_empty() { file.routes } else { args.routes };
-    options.alerts = if args.alerts.is_empty() { file.alerts } else { args.alerts };
-    options.owners = file.owners.to_owner_config();
-    options.owners.enabled |= args.owners;
-    options.owners.qps = args.owners_qps.unwrap_or(options.owners.qps);
-    options.owners.burst = args.owners_burst.unwrap_or(options.owners.burst);
-    options.owners.cache_size = args.owners_cache_size.unwrap_or(options.owners.cache_size);
-    let mut leader = file.leader_election;
-    if args.leader_elect_lease_name.is_some() {
-        leader.lease_name = args.leader_elect_lease_name;
-    }
-    if args.leader_elect_identity.is_some() {
-        leader.identity = args.leader_elect_identity;
-    }
-    let election = (args.leader_elect || leader.enabled).then_some(leader);
-    Ok((options, election, args.leader_elect_namespace))
+    let config = file.overlay(args.options);
+    let election = config.leader_election.enabled.then(|| config.leader_election.clone());
+    Ok((config.into_options(), election))
 }
 
 /// Runs until Ctrl-C or SIGTERM.
 pub(crate) fn run(args: ExportArgs, cluster: &crate::cluster::ClusterArgs) -> Result<ExitCode, String> {
-    let (options, election, lease_namespace) = options(args)?;
+    let (options, election) = options(args)?;
     // Warnings and errors (failed lists, sinks, checkpoints) on stderr; RUST_LOG refines it.
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,gpu_events_export=info"));
@@ -222,9 +66,7 @@ pub(crate) fn run(args: ExportArgs, cluster: &crate::cluster::ClusterArgs) -> Re
         };
         // Export only while leading; losing the Lease stops the exporter (with its final
         // checkpoint) and ends the process, so the Deployment restarts it as a standby.
-        let namespace = lease_namespace
-            .or_else(|| std::env::var("POD_NAMESPACE").ok())
-            .unwrap_or_else(|| client.default_namespace().to_owned());
+        let namespace = std::env::var("POD_NAMESPACE").ok().unwrap_or_else(|| client.default_namespace().to_owned());
         let elector =
             LeaderElector::new(client.clone(), election.to_lease_config(&namespace)).map_err(|e| e.to_string())?;
         // A standby serves /healthz (healthy while it campaigns) and its metrics, leader 0, from
@@ -303,5 +145,180 @@ async fn shutdown_signal() {
     #[cfg(not(unix))]
     {
         let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use clap::{CommandFactory, Parser};
+    use gpu_events_export::config::{apis_text, format_duration};
+    use gpu_events_export::leader::LeaseConfig;
+    use gpu_events_export::owner::OwnerConfig;
+    use gpu_events_export::sink::SinkConfig;
+    use gpu_events_export::watch::EventApi;
+
+    use super::*;
+
+    /// `gpu-events export`'s flags alone.
+    #[derive(Parser, Debug)]
+    struct Export {
+        #[command(flatten)]
+        args: ExportArgs,
+    }
+
+    fn parse(argv: &[&str]) -> ExportArgs {
+        Export::try_parse_from(std::iter::once("export").chain(argv.iter().copied())).unwrap().args
+    }
+
+    /// Each flag's help as `--help` prints it.
+    fn help(flag: &str) -> String {
+        let command = Export::command();
+        let arg = command.get_arguments().find(|a| a.get_long() == Some(flag));
+        arg.and_then(|a| a.get_help()).unwrap_or_else(|| panic!("no --{flag}")).to_string()
+    }
+
+    #[test]
+    fn every_flag_of_before_still_parses() {
+        let args = parse(&[
+            "--cluster=c",
+            "-n=a",
+            "--namespace=b",
+            "--api=both",
+            "--sink=stdout",
+            "--state=/tmp/s",
+            "--checkpoint-interval=1m",
+            "--max-events=9",
+            "--mark-ttl=3h",
+            "--metrics-addr=127.0.0.1:9464",
+            "--metrics-namespace-label",
+            "--no-default-redaction",
+            "--redact={name: t, pattern: x}",
+            "--route={name: r, sinks: [stdout]}",
+            "--alert={name: a, silence: 30m, sink: stdout}",
+            "--owners",
+            "--leader-elect",
+            "--leader-elect-namespace=ns",
+            "--leader-elect-lease-name=l",
+            "--leader-elect-identity=i",
+            "--owners-qps=2",
+            "--owners-burst=3",
+            "--owners-cache-size=4",
+            "--sink-queue=5",
+            "--sink-batch=6",
+            "--sink-rotate-bytes=7",
+            "--sink-keep=8",
+        ]);
+        let (options, election) = options(args).unwrap();
+        assert_eq!(options.cluster.as_deref(), Some("c"));
+        assert_eq!(options.namespaces, ["a", "b"]);
+        assert_eq!(options.apis, EventApi::ALL);
+        assert_eq!(options.state, Some(PathBuf::from("/tmp/s")));
+        assert_eq!(options.checkpoint_interval, Duration::from_secs(60));
+        assert_eq!(options.max_events.get(), 9);
+        assert_eq!(options.mark_ttl, Duration::from_secs(3 * 3600));
+        assert_eq!(options.metrics_addr, Some("127.0.0.1:9464".parse().unwrap()));
+        assert!(options.metrics.namespace_label);
+        assert!(!options.redaction.defaults);
+        assert_eq!(options.redaction.rules.len(), 1);
+        assert_eq!((options.routes.len(), options.alerts.len()), (1, 1));
+        assert!(options.owners.enabled);
+        assert_eq!((options.owners.qps, options.owners.burst, options.owners.cache_size), (2.0, 3, 4));
+        let sink = &options.sinks[0];
+        assert_eq!((sink.spec.as_str(), sink.queue, sink.batch, sink.rotate_bytes, sink.keep), ("stdout", 5, 6, 7, 8));
+        let lease = election.unwrap().to_lease_config("fallback");
+        assert_eq!((lease.namespace.as_str(), lease.name.as_str(), lease.identity.as_str()), ("ns", "l", "i"));
+        for (flag, apis) in [("events", vec![EventApi::EventsV1]), ("core", vec![EventApi::CoreV1])] {
+            assert_eq!(options_of(&["--api", flag]).apis, apis, "--api {flag}");
+        }
+    }
+
+    fn options_of(argv: &[&str]) -> ExporterOptions {
+        options(parse(argv)).unwrap().0
+    }
+
+    #[test]
+    fn flags_overlay_the_config_file() {
+        let dir = std::env::temp_dir().join(format!("gpu-events-export-options-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("config.yaml");
+        std::fs::write(
+            &file,
+            "cluster: from-file\nnamespaces: [ml]\nowners: {enabled: true, qps: 2, burst: 3}\n\
+             leaderElection: {enabled: true, leaseNamespace: file-ns, leaseDuration: 20s}\n",
+        )
+        .unwrap();
+        let path = file.to_str().unwrap();
+        let (options, election) = options(parse(&[
+            "--config",
+            path,
+            "--cluster",
+            "from-flag",
+            "--owners-qps",
+            "7",
+            "--leader-elect-namespace",
+            "flag-ns",
+        ]))
+        .unwrap();
+        assert_eq!(options.cluster.as_deref(), Some("from-flag"), "a flag wins");
+        assert_eq!(options.namespaces, ["ml"], "not given as a flag: the file's");
+        assert!(options.owners.enabled);
+        assert_eq!((options.owners.qps, options.owners.burst), (7.0, 3), "flags win per key");
+        assert_eq!(options.owners.cache_size, OwnerConfig::DEFAULT_CACHE_SIZE);
+        let lease = election.expect("the file turns election on").to_lease_config("fallback");
+        // Before, the file's leaseNamespace won over --leader-elect-namespace.
+        assert_eq!(lease.namespace, "flag-ns");
+        assert_eq!(lease.lease_duration, Duration::from_secs(20));
+        assert_eq!(lease.renew_deadline, LeaseConfig::DEFAULT_RENEW_DEADLINE);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn no_flags_and_no_file_is_the_runtime_defaults() {
+        let (options, election) = options(parse(&[])).unwrap();
+        assert!(election.is_none());
+        assert_eq!(options.apis, ExporterOptions::DEFAULT_APIS);
+        assert_eq!(options.checkpoint_interval, ExporterOptions::DEFAULT_CHECKPOINT_INTERVAL);
+        assert_eq!(options.max_events, ExporterOptions::DEFAULT_MAX_EVENTS);
+        assert_eq!(options.mark_ttl, ExporterOptions::DEFAULT_MARK_TTL);
+        assert_eq!(options.sinks, [SinkConfig::from_spec(ExporterOptions::DEFAULT_SINK)]);
+        assert_eq!(options.owners, OwnerConfig::default());
+        assert!(options.redaction.defaults);
+    }
+
+    /// Each default is written once, as a constant of the runtime settings: `--help` prints that
+    /// constant (and the defaults applied are the same constants, above).
+    #[test]
+    fn help_shows_each_default_from_its_runtime_constant() {
+        let d = format_duration;
+        for (flag, default) in [
+            ("api", apis_text(ExporterOptions::DEFAULT_APIS)),
+            ("checkpoint-interval", d(ExporterOptions::DEFAULT_CHECKPOINT_INTERVAL)),
+            ("max-events", ExporterOptions::DEFAULT_MAX_EVENTS.to_string()),
+            ("mark-ttl", d(ExporterOptions::DEFAULT_MARK_TTL)),
+            ("sink", ExporterOptions::DEFAULT_SINK.to_owned()),
+            ("sink-queue", SinkConfig::DEFAULT_QUEUE.to_string()),
+            ("sink-batch", SinkConfig::DEFAULT_BATCH.to_string()),
+            ("sink-rotate-bytes", SinkConfig::DEFAULT_ROTATE_BYTES.to_string()),
+            ("sink-keep", SinkConfig::DEFAULT_KEEP.to_string()),
+            ("owners-qps", OwnerConfig::DEFAULT_QPS.to_string()),
+            ("owners-burst", OwnerConfig::DEFAULT_BURST.to_string()),
+            ("owners-cache-size", OwnerConfig::DEFAULT_CACHE_SIZE.to_string()),
+            ("owners-ttl", d(OwnerConfig::DEFAULT_TTL)),
+            ("leader-elect-lease-name", LeaseConfig::DEFAULT_NAME.to_owned()),
+            ("leader-elect-lease-duration", d(LeaseConfig::DEFAULT_LEASE_DURATION)),
+            ("leader-elect-renew-deadline", d(LeaseConfig::DEFAULT_RENEW_DEADLINE)),
+            ("leader-elect-retry-period", d(LeaseConfig::DEFAULT_RETRY_PERIOD)),
+        ] {
+            let help = help(flag);
+            assert!(help.ends_with(&format!("[default: {default}]")), "--{flag}: {help}");
+        }
+        // And a shown default parses back to the constant.
+        assert_eq!(
+            options_of(&["--checkpoint-interval", &d(ExporterOptions::DEFAULT_CHECKPOINT_INTERVAL)])
+                .checkpoint_interval,
+            ExporterOptions::DEFAULT_CHECKPOINT_INTERVAL
+        );
     }
 }

@@ -450,3 +450,30 @@ fn explain_on_a_terminal_with_nothing_piped_prints_a_usage_hint() {
     assert!(text.contains("nothing to read") && text.contains("--sample"), "{text}");
     assert!(!text.contains("GangWaitingForMembers"), "no demo output: {text}");
 }
+
+/// The options table of `gpu-events-export`'s `config.rs` (key, flag, default) names exactly the
+/// flags `gpu-events export --help` prints, besides `--config` and the global ones.
+#[test]
+fn the_config_docs_table_lists_every_export_flag() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../gpu-events-export/src/config.rs");
+    let docs = std::fs::read_to_string(path).unwrap();
+    let flags_in = |text: &str| -> std::collections::BTreeSet<String> {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .filter(|word| word.starts_with("--") && word.len() > 2)
+            .map(str::to_owned)
+            .collect()
+    };
+    let table: String = docs
+        .lines()
+        .filter(|l| l.starts_with("//! | `"))
+        .map(|l| l.split('|').nth(2).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let help = stdout(&run(&["export", "--help"], None));
+    let options: String = help.lines().filter(|l| l.trim_start().starts_with('-')).collect::<Vec<_>>().join(" ");
+    let mut printed = flags_in(&options);
+    for other in ["--config", "--kubeconfig", "--context", "--request-timeout", "--color", "--help", "--version"] {
+        assert!(printed.remove(other), "{other} in {help}");
+    }
+    assert_eq!(flags_in(&table), printed, "config.rs's table against `export --help`");
+}

@@ -23,7 +23,10 @@ use crate::route::{Route, Router};
 use crate::sink::{Line, Sink, SinkConfig, SinkError};
 use crate::watch::{EventApi, Observed, Stream, WatchTiming};
 
-/// What the exporter does; every field is also a flag of `gpu-events export`.
+/// What the exporter does: the runtime settings, complete (no field is optional for lack of a
+/// default). The config file and the flags of `gpu-events export` are
+/// [`ExportConfig`](crate::config::ExportConfig), resolved into this by
+/// [`ExportConfig::into_options`](crate::config::ExportConfig::into_options).
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct ExporterOptions {
@@ -31,18 +34,21 @@ pub struct ExporterOptions {
     pub cluster: Option<String>,
     /// Namespaces to watch; empty: the whole cluster.
     pub namespaces: Vec<String>,
-    /// The Event APIs to watch (both may be on: nothing is counted twice).
+    /// The Event APIs to watch (both may be on: nothing is counted twice; default
+    /// [`ExporterOptions::DEFAULT_APIS`]).
     pub apis: Vec<EventApi>,
     /// The checkpoint file, if any.
     pub state: Option<PathBuf>,
-    /// How often the checkpoint is written (after the sinks have synced).
+    /// How often the checkpoint is written (after the sinks have synced; default
+    /// [`ExporterOptions::DEFAULT_CHECKPOINT_INTERVAL`]).
     pub checkpoint_interval: Duration,
     /// Where records go.
     pub sinks: Vec<SinkConfig>,
-    /// Events remembered for deduplication (an event's mark lives until its TTL has passed).
+    /// Events remembered for deduplication (an event's mark lives until its TTL has passed;
+    /// default [`ExporterOptions::DEFAULT_MAX_EVENTS`]).
     pub max_events: NonZeroUsize,
     /// Marks of events last seen longer ago than this are dropped (the API server's event TTL
-    /// plus a margin).
+    /// plus a margin; default [`ExporterOptions::DEFAULT_MARK_TTL`]).
     pub mark_ttl: Duration,
     /// The watch loop's timing.
     pub watch: WatchTiming,
@@ -60,17 +66,37 @@ pub struct ExporterOptions {
     pub owners: OwnerConfig,
 }
 
+impl ExporterOptions {
+    /// The default of [`apis`](ExporterOptions::apis): `events.k8s.io/v1`. These `DEFAULT_*`
+    /// constants are the one place each default is written: [`Default`] uses them, and so do
+    /// the config file's resolution ([`ExportConfig::into_options`](crate::config::ExportConfig::into_options))
+    /// and `gpu-events export --help`.
+    pub const DEFAULT_APIS: &'static [EventApi] = &[EventApi::EventsV1];
+    /// The default of [`checkpoint_interval`](ExporterOptions::checkpoint_interval).
+    pub const DEFAULT_CHECKPOINT_INTERVAL: Duration = Duration::from_secs(30);
+    /// The shortest [`checkpoint_interval`](ExporterOptions::checkpoint_interval) the config file
+    /// and flags may set (a shorter one is raised to it).
+    pub const MIN_CHECKPOINT_INTERVAL: Duration = Duration::from_millis(100);
+    /// The default of [`max_events`](ExporterOptions::max_events).
+    pub const DEFAULT_MAX_EVENTS: NonZeroUsize = NonZeroUsize::new(500_000).unwrap();
+    /// The default of [`mark_ttl`](ExporterOptions::mark_ttl): above the API server's default
+    /// `--event-ttl` of 1 h.
+    pub const DEFAULT_MARK_TTL: Duration = Duration::from_secs(2 * 3600);
+    /// The sink when none is configured (a spec for [`SinkConfig::from_spec`]).
+    pub const DEFAULT_SINK: &'static str = "stdout";
+}
+
 impl Default for ExporterOptions {
     fn default() -> Self {
         ExporterOptions {
             cluster: None,
             namespaces: Vec::new(),
-            apis: vec![EventApi::EventsV1],
+            apis: Self::DEFAULT_APIS.to_vec(),
             state: None,
-            checkpoint_interval: Duration::from_secs(30),
+            checkpoint_interval: Self::DEFAULT_CHECKPOINT_INTERVAL,
             sinks: Vec::new(),
-            max_events: NonZeroUsize::new(500_000).unwrap_or(NonZeroUsize::MIN),
-            mark_ttl: Duration::from_secs(2 * 3600),
+            max_events: Self::DEFAULT_MAX_EVENTS,
+            mark_ttl: Self::DEFAULT_MARK_TTL,
             watch: WatchTiming::default(),
             redaction: RedactionConfig::default(),
             routes: Vec::new(),
@@ -480,8 +506,9 @@ impl Pipeline {
 
     /// Drops the marks exported last more than `markTtl` ago.
     fn expire_marks(&mut self) {
-        let ttl = chrono::Duration::from_std(self.options.mark_ttl).unwrap_or(chrono::Duration::hours(2));
-        self.marks.expire(Utc::now() - ttl);
+        // A TTL beyond chrono's range keeps every mark (the default is not restated here).
+        let ttl = chrono::Duration::from_std(self.options.mark_ttl).unwrap_or(chrono::Duration::MAX);
+        self.marks.expire(Utc::now().checked_sub_signed(ttl).unwrap_or(DateTime::<Utc>::MIN_UTC));
         self.metrics.set_marks(self.marks.len());
     }
 

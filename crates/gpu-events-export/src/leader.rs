@@ -64,26 +64,38 @@ pub struct LeaseConfig {
     /// This replica's identity, unique among the replicas (see [`default_identity`]).
     pub identity: String,
     /// How long a Lease stays with its holder without renewal before a standby may take it
-    /// (default 15 s). Must be longer than `renew_deadline`.
+    /// (default [`LeaseConfig::DEFAULT_LEASE_DURATION`]). Must be longer than `renew_deadline`.
     pub lease_duration: Duration,
-    /// How long the leader keeps leading without a successful renewal (default 10 s). Must be
-    /// longer than 1.2 × `retry_period`.
+    /// How long the leader keeps leading without a successful renewal (default
+    /// [`LeaseConfig::DEFAULT_RENEW_DEADLINE`]). Must be longer than 1.2 × `retry_period`.
     pub renew_deadline: Duration,
-    /// How often the Lease is read and renewed or acquired (default 2 s; > 0).
+    /// How often the Lease is read and renewed or acquired (default
+    /// [`LeaseConfig::DEFAULT_RETRY_PERIOD`]; > 0).
     pub retry_period: Duration,
 }
 
 impl LeaseConfig {
-    /// A Lease `namespace/name` for `identity`, with client-go's default timing: lease duration
-    /// 15 s, renew deadline 10 s, retry period 2 s.
+    /// The Lease's name unless one is configured (the exporter's `leaderElection.leaseName`).
+    pub const DEFAULT_NAME: &'static str = "gpu-events-export";
+    /// The default of [`lease_duration`](LeaseConfig::lease_duration) (client-go's).
+    pub const DEFAULT_LEASE_DURATION: Duration = Duration::from_secs(15);
+    /// The default of [`renew_deadline`](LeaseConfig::renew_deadline) (client-go's).
+    pub const DEFAULT_RENEW_DEADLINE: Duration = Duration::from_secs(10);
+    /// The default of [`retry_period`](LeaseConfig::retry_period) (client-go's).
+    pub const DEFAULT_RETRY_PERIOD: Duration = Duration::from_secs(2);
+
+    /// A Lease `namespace/name` for `identity`, with client-go's default timing
+    /// ([`DEFAULT_LEASE_DURATION`](Self::DEFAULT_LEASE_DURATION),
+    /// [`DEFAULT_RENEW_DEADLINE`](Self::DEFAULT_RENEW_DEADLINE),
+    /// [`DEFAULT_RETRY_PERIOD`](Self::DEFAULT_RETRY_PERIOD)).
     pub fn new(name: impl Into<String>, namespace: impl Into<String>, identity: impl Into<String>) -> Self {
         LeaseConfig {
             name: name.into(),
             namespace: namespace.into(),
             identity: identity.into(),
-            lease_duration: Duration::from_secs(15),
-            renew_deadline: Duration::from_secs(10),
-            retry_period: Duration::from_secs(2),
+            lease_duration: Self::DEFAULT_LEASE_DURATION,
+            renew_deadline: Self::DEFAULT_RENEW_DEADLINE,
+            retry_period: Self::DEFAULT_RETRY_PERIOD,
         }
     }
 

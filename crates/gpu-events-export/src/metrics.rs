@@ -67,14 +67,23 @@ use crate::owner::OwnerCounters;
 use crate::route::namespace_of;
 use crate::stats::{EventLabels, ExporterStats, PerApi};
 
-/// The `metrics` block of the exporter's configuration.
+/// The `metrics` block of the exporter's configuration, and (feature `clap`) its flag.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[non_exhaustive]
 pub struct MetricsConfig {
     /// Add the regarding object's namespace as a label of `events_exported_total` (off by default:
-    /// a cluster with many namespaces multiplies the series).
+    /// a cluster with many namespaces multiplies the series). The flag `--metrics-namespace-label`
+    /// turns it on over the file.
     #[serde(default)]
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long = "metrics-namespace-label",
+            help = "Add a `namespace` label to the metrics (bounded by your namespaces)"
+        )
+    )]
     pub namespace_label: bool,
 }
 

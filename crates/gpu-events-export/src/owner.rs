@@ -115,30 +115,47 @@ pub struct OwnerConfig {
     /// Whether owners are resolved at all (default `false`: no request is made and
     /// [`OwnerResolver::resolve`] answers `None`).
     pub enabled: bool,
-    /// Sustained metadata requests per second (default 5; finite, > 0).
+    /// Sustained metadata requests per second (default [`OwnerConfig::DEFAULT_QPS`]; finite, > 0).
     pub qps: f64,
-    /// Requests allowed in a burst above `qps` (default 10; ≥ 1).
+    /// Requests allowed in a burst above `qps` (default [`OwnerConfig::DEFAULT_BURST`]; ≥ 1).
     pub burst: u32,
-    /// Objects remembered, the least recently used dropped first (default 10 000; ≥ 1).
+    /// Objects remembered, the least recently used dropped first (default
+    /// [`OwnerConfig::DEFAULT_CACHE_SIZE`]; ≥ 1).
     pub cache_size: usize,
-    /// How long an answer is remembered, positive or negative (default 10 min; > 0).
+    /// How long an answer is remembered, positive or negative (default
+    /// [`OwnerConfig::DEFAULT_TTL`]; > 0).
     pub ttl: Duration,
-    /// How long one metadata request may take before it counts as an error (default 5 s; > 0).
+    /// How long one metadata request may take before it counts as an error (default
+    /// [`OwnerConfig::DEFAULT_REQUEST_TIMEOUT`]; > 0).
     pub request_timeout: Duration,
     /// Kinds to fetch besides [`OwnerKind::builtin`] (e.g. `ray.io/v1` RayCluster to reach its
     /// RayJob); a kind given here replaces a built-in one with the same group and kind.
     pub extra_kinds: Vec<OwnerKind>,
 }
 
+impl OwnerConfig {
+    /// The default of [`qps`](OwnerConfig::qps): metadata GETs per second, the only place this
+    /// number is written (the config file's docs and `gpu-events export --help` show it).
+    pub const DEFAULT_QPS: f64 = 5.0;
+    /// The default of [`burst`](OwnerConfig::burst).
+    pub const DEFAULT_BURST: u32 = 10;
+    /// The default of [`cache_size`](OwnerConfig::cache_size).
+    pub const DEFAULT_CACHE_SIZE: usize = 10_000;
+    /// The default of [`ttl`](OwnerConfig::ttl).
+    pub const DEFAULT_TTL: Duration = Duration::from_secs(600);
+    /// The default of [`request_timeout`](OwnerConfig::request_timeout).
+    pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
+}
+
 impl Default for OwnerConfig {
     fn default() -> Self {
         OwnerConfig {
             enabled: false,
-            qps: 5.0,
-            burst: 10,
-            cache_size: 10_000,
-            ttl: Duration::from_secs(600),
-            request_timeout: Duration::from_secs(5),
+            qps: Self::DEFAULT_QPS,
+            burst: Self::DEFAULT_BURST,
+            cache_size: Self::DEFAULT_CACHE_SIZE,
+            ttl: Self::DEFAULT_TTL,
+            request_timeout: Self::DEFAULT_REQUEST_TIMEOUT,
             extra_kinds: Vec::new(),
         }
     }

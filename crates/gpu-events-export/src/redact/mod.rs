@@ -73,16 +73,37 @@ use self::rules::{Accept, BUILTINS, Check};
 use crate::ExportRecord;
 use crate::error::ConfigError;
 
-/// The `redaction` block of the exporter's configuration.
+/// The `redaction` block of the exporter's configuration, and (feature `clap`) its flags
+/// `--no-default-redaction` and `--redact` (one declaration for both).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 #[non_exhaustive]
 pub struct RedactionConfig {
-    /// Whether the built-in rules run (see the [module docs](self)); `true` by default.
-    #[serde(default = "default_true")]
+    /// Whether the built-in rules run (see the [module docs](self)); on by default
+    /// ([`Default`]). The flag `--no-default-redaction` turns them off over the file.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long = "no-default-redaction",
+            action = clap::ArgAction::SetFalse,
+            help = "Turn off the built-in redaction rules (credentials, tokens, keys, passwords, ids, addresses: \
+                    `gpu-events redact --list-rules`)"
+        )
+    )]
     pub defaults: bool,
-    /// User rules, applied after the built-in ones, in this order.
-    #[serde(default)]
+    /// User rules, applied after the built-in ones, in this order. `--redact` rules replace the
+    /// file's.
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long = "redact",
+            value_name = "RULE",
+            value_parser = crate::config::inline_yaml::<RedactionRule>,
+            help = "A redaction rule (repeatable), as in the config file, inline YAML: \
+                    `{name: tenant, pattern: 'tenant-[0-9]+', replacement: '<tenant>'}`"
+        )
+    )]
     pub rules: Vec<RedactionRule>,
 }
 
@@ -102,10 +123,6 @@ impl RedactionConfig {
     pub fn none() -> Self {
         RedactionConfig { defaults: false, rules: Vec::new() }
     }
-}
-
-fn default_true() -> bool {
-    true
 }
 
 /// One user rule: every match of `pattern` becomes `replacement`.

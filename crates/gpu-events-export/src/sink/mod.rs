@@ -33,35 +33,36 @@ pub struct SinkConfig {
     pub name: Option<String>,
     /// `stdout`, `file:PATH`, `otlp:URL` (OTLP/HTTP JSON, `/v1/logs` appended), `webhook:URL`.
     pub spec: String,
-    /// Records that may wait (default 10 000); more are dropped and counted.
+    /// Records that may wait (default [`SinkConfig::DEFAULT_QUEUE`]); more are dropped and counted.
     #[serde(default = "default_queue")]
     pub queue: usize,
-    /// Records per write (default 500).
+    /// Records per write (default [`SinkConfig::DEFAULT_BATCH`]).
     #[serde(default = "default_batch")]
     pub batch: usize,
-    /// File sink: rotate when the file reaches this many bytes (default 100 MiB).
+    /// File sink: rotate when the file reaches this many bytes (default
+    /// [`SinkConfig::DEFAULT_ROTATE_BYTES`]).
     #[serde(default = "default_rotate")]
     pub rotate_bytes: u64,
-    /// File sink: rotated files kept (`PATH.1` … `PATH.N`, default 5).
+    /// File sink: rotated files kept (`PATH.1` … `PATH.N`, default [`SinkConfig::DEFAULT_KEEP`]).
     #[serde(default = "default_keep")]
     pub keep: usize,
     /// HTTP sinks: extra headers (e.g. `Authorization`).
     #[serde(default)]
     pub headers: std::collections::BTreeMap<String, String>,
-    /// Attempts per batch before it is dropped and counted (default 7).
+    /// Attempts per batch before it is dropped and counted (default [`SinkConfig::DEFAULT_ATTEMPTS`]).
     #[serde(default = "default_attempts")]
     pub attempts: u32,
-    /// The first wait between attempts (`1s` by default); it doubles up to 30 s, and a
-    /// receiver's `Retry-After` (up to a minute) wins over a shorter one.
+    /// The first wait between attempts (default [`SinkConfig::DEFAULT_BACKOFF`]); it doubles up
+    /// to 30 s, and a receiver's `Retry-After` (up to a minute) wins over a shorter one.
     #[serde(default = "default_backoff", deserialize_with = "duration")]
     pub backoff: Duration,
 }
 
 fn default_attempts() -> u32 {
-    7
+    SinkConfig::DEFAULT_ATTEMPTS
 }
 fn default_backoff() -> Duration {
-    Duration::from_secs(1)
+    SinkConfig::DEFAULT_BACKOFF
 }
 fn duration<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Duration, D::Error> {
     let text = String::deserialize(deserializer)?;
@@ -69,31 +70,44 @@ fn duration<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Duratio
 }
 
 fn default_queue() -> usize {
-    10_000
+    SinkConfig::DEFAULT_QUEUE
 }
 fn default_batch() -> usize {
-    500
+    SinkConfig::DEFAULT_BATCH
 }
 fn default_rotate() -> u64 {
-    100 * 1024 * 1024
+    SinkConfig::DEFAULT_ROTATE_BYTES
 }
 fn default_keep() -> usize {
-    5
+    SinkConfig::DEFAULT_KEEP
 }
 
 impl SinkConfig {
+    /// The default of [`queue`](SinkConfig::queue), the one place it is written.
+    pub const DEFAULT_QUEUE: usize = 10_000;
+    /// The default of [`batch`](SinkConfig::batch).
+    pub const DEFAULT_BATCH: usize = 500;
+    /// The default of [`rotate_bytes`](SinkConfig::rotate_bytes): 100 MiB.
+    pub const DEFAULT_ROTATE_BYTES: u64 = 100 * 1024 * 1024;
+    /// The default of [`keep`](SinkConfig::keep).
+    pub const DEFAULT_KEEP: usize = 5;
+    /// The default of [`attempts`](SinkConfig::attempts).
+    pub const DEFAULT_ATTEMPTS: u32 = 7;
+    /// The default of [`backoff`](SinkConfig::backoff).
+    pub const DEFAULT_BACKOFF: Duration = Duration::from_secs(1);
+
     /// A sink from its spec, with the defaults.
     pub fn from_spec(spec: &str) -> SinkConfig {
         SinkConfig {
             name: None,
             spec: spec.to_owned(),
-            queue: default_queue(),
-            batch: default_batch(),
-            rotate_bytes: default_rotate(),
-            keep: default_keep(),
+            queue: Self::DEFAULT_QUEUE,
+            batch: Self::DEFAULT_BATCH,
+            rotate_bytes: Self::DEFAULT_ROTATE_BYTES,
+            keep: Self::DEFAULT_KEEP,
             headers: Default::default(),
-            attempts: default_attempts(),
-            backoff: default_backoff(),
+            attempts: Self::DEFAULT_ATTEMPTS,
+            backoff: Self::DEFAULT_BACKOFF,
         }
     }
 
