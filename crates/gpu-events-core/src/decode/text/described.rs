@@ -187,6 +187,23 @@ pub(super) fn from_command(line: &str) -> Option<Described> {
     Some(Described { name: Some(name), namespace, kind: Some("Pod".to_owned()), ..Described::default() })
 }
 
+/// The Pod status block of a describe (`Status: Failed`, `Reason: UnexpectedAdmissionError`,
+/// `Message: ...`) or its container states, as a record flagged `fromStatus`, true `now`.
+pub(super) fn status_record(described: &Described, now: DateTime<Utc>) -> Option<EventRecord> {
+    PodStatus {
+        kind: described.kind.clone(),
+        namespace: described.namespace.clone(),
+        name: described.name.clone(),
+        uid: None,
+        reason: described.status_reason.clone(),
+        message: described.status_message.clone(),
+        oom_killed: described.oom_killed.clone(),
+        waiting: described.waiting.clone(),
+        time: Some(now),
+    }
+    .record()
+}
+
 #[cfg(test)]
 mod command_tests {
     use super::from_command;
@@ -212,21 +229,4 @@ mod command_tests {
         assert_eq!(named("kubectl describe node gpu-1"), None);
         assert_eq!(named("press k describe pod"), None);
     }
-}
-
-/// The Pod status block of a describe (`Status: Failed`, `Reason: UnexpectedAdmissionError`,
-/// `Message: ...`) or its container states, as a record flagged `fromStatus`, true `now`.
-pub(super) fn status_record(described: &Described, now: DateTime<Utc>) -> Option<EventRecord> {
-    PodStatus {
-        kind: described.kind.clone(),
-        namespace: described.namespace.clone(),
-        name: described.name.clone(),
-        uid: None,
-        reason: described.status_reason.clone(),
-        message: described.status_message.clone(),
-        oom_killed: described.oom_killed.clone(),
-        waiting: described.waiting.clone(),
-        time: Some(now),
-    }
-    .record()
 }
