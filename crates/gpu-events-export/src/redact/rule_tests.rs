@@ -182,6 +182,33 @@ const POSITIVE: &[(&str, &str, &str)] = &[
         "kubeadm join --token abcdef --discovery-token=abcdef.0123456789abcdef",
         "kubeadm join --token abcdef --discovery-token=<secret>",
     ),
+    (
+        "env-value",
+        "    - name: DB_PASSWORD\n      value: S3cr3tPa55\n    - name: WANDB_API_KEY\n      value: 8f2a9c4e1b7d\n",
+        "    - name: DB_PASSWORD\n      value: <secret>\n    - name: WANDB_API_KEY\n      value: <secret>\n",
+    ),
+    (
+        "env-value",
+        r#"{"env":[{"name":"API_TOKEN","value":"t0k3nV4lu3Xyz"},{"name":"MODE","value":"fast"}]}"#,
+        r#"{"env":[{"name":"API_TOKEN","value":"<secret>"},{"name":"MODE","value":"fast"}]}"#,
+    ),
+    (
+        "env-value",
+        r#"{\"name\":\"DB_PASSWORD\",\"value\":\"S3cr3tPa55\"}"#,
+        r#"{\"name\":\"DB_PASSWORD\",\"value\":\"<secret>\"}"#,
+    ),
+    // Found by a review: the sentence colon after a signed URL's value stays.
+    (
+        "aws-signature",
+        "GET https://b.s3.amazonaws.com/m?X-Amz-Signature=3f9a2b7c1e8d4f6a: 403 Forbidden",
+        "GET https://b.s3.amazonaws.com/m?X-Amz-Signature=<aws-signature>: 403 Forbidden",
+    ),
+    // Found by a review: a key cut before its END does not reach a later block's END.
+    (
+        "pem-private-key",
+        "  ssh-key: -----BEGIN OPENSSH PRIVATE KEY-----\n    b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n    ... (truncated)\nEvents:\n  Normal   Scheduled  1m  default-scheduler  Successfully assigned ml/llama-0 to gpu-node-h100-03\n  tls: -----BEGIN PRIVATE KEY-----\n    MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\n    -----END PRIVATE KEY-----\n",
+        "  ssh-key: <pem-private-key>\n    ... (truncated)\nEvents:\n  Normal   Scheduled  1m  default-scheduler  Successfully assigned ml/llama-0 to gpu-node-h100-03\n  tls: <pem-private-key>\n",
+    ),
     ("email", "contact ops@gpu-lab.example.org", "contact <email>"),
     (
         "aws-account-id",
@@ -255,6 +282,13 @@ const NEGATIVE: &[(&str, &str)] = &[
         "key-value-secret",
         "MountVolume.SetUp failed for volume \"default-token-x7k2\" : secret \"default-token-x7k2\" not found; --token-ttl=10m",
     ),
+    (
+        "env-value",
+        "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef: {name: db, key: password}\n- name: MODE\n  value: fast",
+    ),
+    ("env-value", "- name: HF_TOKEN\n  value: $(HF_TOKEN_FROM_SECRET)"),
+    // Found by a review: four-part versions are no addresses.
+    ("ipv4", "cuDNN 8.9.7.29, TensorRT 8.6.1.6, version=1.2.3.4, build 10.0.0.1-rc2"),
     ("email", "image nvcr.io/nvidia/cuda@sha256:0123abcd and module example.com/foo@v1.2.3"),
     ("aws-account-id", "arn:aws:iam::aws:policy/AmazonEKSClusterPolicy"),
     ("aws-instance-id", "gpu-i-12345678, i-12345678-worker, i-am-a-pod"),

@@ -71,8 +71,10 @@ pub(crate) struct Builtin {
 /// quote, a backslash (JSON escapes such as `\u0026` and `\"`), `&`, `,`, `;`, `#`, `<`, `>` or a
 /// bracket.
 macro_rules! value {
+    // A `:` may be inside a value but never ends one: `...&X-Amz-Signature=ab12: 403 Forbidden`
+    // keeps its sentence colon.
     () => {
-        r#"[^\s"'\\&,;#<>{}\[\]()]+"#
+        r#"[^\s"'\\&,;#<>{}\[\]()]*[^\s"'\\&,;#<>{}\[\]():]"#
     };
 }
 
@@ -98,7 +100,10 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             example: "mount failed: -----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx4Qk\n-----END RSA PRIVATE KEY----- is malformed",
             redacted: "mount failed: <pem-private-key> is malformed",
         },
-        pattern: r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?s:.)*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:(?:[ \t\r\n]|\\[nr])*[A-Za-z0-9+/=]{8,})*",
+        // The body is what a PEM body is (base64 runs, `Proc-Type:`/`DEK-Info:` headers,
+        // whitespace or `\n` escapes), so a block cut before its `END` never reaches the `END` of
+        // a later block across the text between.
+        pattern: r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:(?:[ \t\r\n]|\\[nr])*(?:[A-Za-z0-9+/=]+|(?:Proc-Type|DEK-Info):[^\r\n\\]*))*(?:[ \t\r\n]|\\[nr])*-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:(?:[ \t\r\n]|\\[nr])*[A-Za-z0-9+/=]{8,})*",
         replacement: "<pem-private-key>",
         check: None,
         accept: None,
@@ -113,7 +118,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             example: "ca: -----BEGIN CERTIFICATE-----\\nMIIBszCCAVmgAwIBAgIU\\n-----END CERTIFICATE-----",
             redacted: "ca: <pem-block>",
         },
-        pattern: r"-----BEGIN [A-Z0-9]+(?: [A-Z0-9]+)*-----(?s:.)*?-----END [A-Z0-9]+(?: [A-Z0-9]+)*-----",
+        pattern: r"-----BEGIN [A-Z0-9]+(?: [A-Z0-9]+)*-----(?:(?:[ \t\r\n]|\\[nr])*(?:[A-Za-z0-9+/=]+|[A-Za-z\-]+:[^\r\n\\]*))*(?:[ \t\r\n]|\\[nr])*-----END [A-Z0-9]+(?: [A-Z0-9]+)*-----",
         replacement: "<pem-block>",
         check: None,
         accept: None,
@@ -573,6 +578,28 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             "credential",
         ]),
     },
+    Builtin {
+        info: BuiltinRule {
+            name: "env-value",
+            family: "key-value",
+            matches: concat!(
+                "the `value` of an env entry whose `name` is a secret's (ends in `password`, `passwd`, `secret`, `token`, `apikey` / `api_key`, `access_key`, `private_key`, `credential(s)`): ",
+                "`- name: DB_PASSWORD` then `value: ...` on the next line (`kubectl get pod -o yaml`), and `{\"name\":\"DB_PASSWORD\",\"value\":\"...\"}` in JSON (also `\\\"`-escaped, as in last-applied-configuration)"
+            ),
+            why: "a Pod's env is where credentials are most often written in plain text; `valueFrom` (a secretKeyRef) is not a value and stays",
+            example: "env:\n- name: AWS_SECRET_ACCESS_KEY\n  value: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n- name: LOG_LEVEL\n  value: debug",
+            redacted: "env:\n- name: AWS_SECRET_ACCESS_KEY\n  value: <secret>\n- name: LOG_LEVEL\n  value: debug",
+        },
+        pattern: concat!(
+            r#"(?i)(?P<p>(?-u:\b)name\\?["']?[ \t]*:[ \t]*\\?["']?"#,
+            key_head!(),
+            r#"(?:password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)(?:[_\-.]?key)?\\?["']?[ \t]*(?:,[ \t]*|\r?\n[ \t]*|\\r?\\n[ \t]*)\\?["']?value\\?["']?[ \t]*:[ \t]*\\?["']?)(?P<v>[^\s"'\\]+)"#
+        ),
+        replacement: "${p}<secret>",
+        check: None,
+        accept: Some(env_value),
+        trigger: Trigger::Multiline("alue"),
+    },
     // ---- personal data ----
     Builtin {
         info: BuiltinRule {
@@ -760,10 +787,38 @@ fn dotted_end(text: &str, at: usize) -> bool {
 
 /// An IPv4 candidate is an address unless it is part of a longer dotted number or a version.
 fn ipv4_check(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
-    if char_before(text, start) == Some('.') || dotted_number_at(text, end) {
+    if char_before(text, start) == Some('.') || dotted_number_at(text, end) || version_quad(text, start, end) {
         return None;
     }
     Some((start, end))
+}
+
+/// The words a four-part version follows (`cuDNN 8.9.7.29`, `TensorRT 8.6.1.6`, `version
+/// 1.2.3.4`); no address follows them.
+const VERSION_WORDS: &[&str] =
+    &["version", "ver", "release", "build", "cudnn", "tensorrt", "trt", "nccl", "firmware", "vbios", "bios", "rev"];
+
+/// A dotted quad that is a version: after a version word (`cudnn 8.9.7.29`, `version=1.2.3.4`),
+/// or with a pre-release suffix (`10.0.0.1-rc2`, `1.2.3.4-beta`).
+fn version_quad(text: &str, start: usize, end: usize) -> bool {
+    let tail = text.get(end..).unwrap_or_default();
+    if let Some(suffix) = tail.strip_prefix(['-', '+', '~'])
+        && suffix.starts_with(|c: char| c.is_ascii_alphabetic())
+    {
+        return true;
+    }
+    let head = text.get(..start).unwrap_or_default();
+    let head = head.strip_suffix([' ', '=', ':', 'v', 'V']).unwrap_or(head).trim_end_matches(' ');
+    let word: String = head
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let word = word.to_ascii_lowercase();
+    VERSION_WORDS.iter().any(|w| word.strip_suffix(w).is_some_and(|head| head.is_empty() || head.ends_with('_')))
 }
 
 /// An IPv6 candidate is an address when it stands alone (not glued to letters, digits, `:`, `.`
@@ -886,6 +941,11 @@ fn key_value(captures: &Captures<'_>) -> bool {
     // A quoted key does not make prose safe either (`error reading "token": EOF`).
     let colon = captures.name("sep").is_some_and(|sep| sep.as_str().contains(':'));
     !colon || credential_like(value.as_str())
+}
+
+/// An env value that is not a placeholder (`$(VAR)`, `<set to the key ...>`).
+fn env_value(captures: &Captures<'_>) -> bool {
+    captures.name("v").is_some_and(|v| !is_placeholder(v.as_str()))
 }
 
 /// Known single-token schemes take any value; an unknown scheme word is often prose
