@@ -1,7 +1,7 @@
 //! `deploy/` against a real kube-apiserver (the testkit's Go harness): `kubectl apply --dry-run=server` of its
 //! manifests succeeds, then its RBAC is applied for real, a token is requested for its ServiceAccount (TokenRequest,
 //! `kubectl create token`) and `gpu-events export` runs as that identity, with leader election and owner
-//! resolution on: it lists and watches Events through both APIs, reads the Pod, holds and releases its Lease, and
+//! resolution on: it lists and watches Events through both APIs, follows the Pod's owners to its Deployment, holds and releases its Lease, and
 //! the same identity is refused (403 Forbidden) what deploy/ does not grant.
 //!
 //! `#[ignore]`d: the first run builds kube-apiserver with Go (minutes, then cached). Run with
@@ -62,11 +62,30 @@ fn kubeconfig_for_token(server: &RealApiServer, token: &str, dir: &Path) -> Path
     path
 }
 
-/// A Pod and one Event through each API about it, in namespace `ml`, created by the admin.
+/// In namespace `ml`, created by the admin: Deployment `train` (no replicas: nothing runs here), its ReplicaSet
+/// `train-7d4` and their Pod `train-0`, owned in that chain, and one Event through each API about the Pod.
 fn seed(admin: &Path) {
-    let pod = "apiVersion: v1\nkind: Namespace\nmetadata: {name: ml}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: train-0, namespace: ml}\nspec:\n  containers:\n  - {name: main, image: nvcr.io/nvidia/cuda:12.4.0-base-ubuntu22.04, resources: {limits: {nvidia.com/gpu: 1}}}\n";
-    kubectl(admin, &["apply", "-f", "-"], pod);
-    let uid = kubectl(admin, &["-n", "ml", "get", "pod", "train-0", "-o", "jsonpath={.metadata.uid}"], "");
+    let template = "selector: {matchLabels: {app: train}}\n  template:\n    metadata: {labels: {app: train}}\n    spec: {containers: [{name: main, image: nvcr.io/nvidia/cuda:12.4.0-base-ubuntu22.04}]}";
+    let uid =
+        |kind: &str, name: &str| kubectl(admin, &["-n", "ml", "get", kind, name, "-o", "jsonpath={.metadata.uid}"], "");
+    let owned = |kind: &str, name: &str, uid: String| {
+        format!("ownerReferences: [{{apiVersion: apps/v1, kind: {kind}, name: {name}, uid: {uid}, controller: true}}]")
+    };
+    let deployment = format!(
+        "apiVersion: v1\nkind: Namespace\nmetadata: {{name: ml}}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: train, namespace: ml}}\nspec:\n  replicas: 0\n  {template}\n"
+    );
+    kubectl(admin, &["apply", "-f", "-"], &deployment);
+    let replica_set = format!(
+        "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: train-7d4\n  namespace: ml\n  {}\nspec:\n  replicas: 0\n  {template}\n",
+        owned("Deployment", "train", uid("deployment", "train"))
+    );
+    kubectl(admin, &["apply", "-f", "-"], &replica_set);
+    let pod = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: train-0\n  namespace: ml\n  labels: {{app: train}}\n  {}\nspec:\n  containers:\n  - {{name: main, image: nvcr.io/nvidia/cuda:12.4.0-base-ubuntu22.04, resources: {{limits: {{nvidia.com/gpu: 1}}}}}}\n",
+        owned("ReplicaSet", "train-7d4", uid("replicaset", "train-7d4"))
+    );
+    kubectl(admin, &["apply", "-f", "-"], &pod);
+    let uid = uid("pod", "train-0");
     let now = chrono::Utc::now();
     let events = format!(
         r#"apiVersion: v1
@@ -191,6 +210,10 @@ fn deploy_applies_and_the_exporter_runs_with_exactly_its_rbac() {
     let mut reasons: Vec<&str> = exported.iter().map(|l| l["reason"].as_str().unwrap()).collect();
     reasons.sort_unstable();
     assert_eq!(reasons, ["FailedScheduling", "GangWaitingForMembers"], "each Event once through both APIs");
+    for line in &exported {
+        // Pod, ReplicaSet and Deployment read with owner-rbac.yaml's get.
+        assert_eq!((&line["owner"]["kind"], &line["owner"]["name"]), (&"Deployment".into(), &"train".into()), "{line}");
+    }
     let holder = lease_holder(&admin);
     assert!(!holder.is_empty(), "the exporter holds its Lease");
 
