@@ -1,6 +1,7 @@
 //! The exporter against a real kube-apiserver (the testkit's Go harness) and, with the same test body, against the
-//! API double: paged lists with real `continue` tokens, watches through both Event APIs, repeats as deltas and a
-//! restart from the checkpoint, asserted on the file sink's lines. Events are created and updated through kube on
+//! API double: paged lists with real `continue` tokens, watches through both Event APIs, repeats as deltas, a
+//! restart from the checkpoint, a real etcd compaction while the exporter is down (410, re-list, every event once)
+//! and Events expiring under a short `--event-ttl` (DELETED, nothing re-exported), asserted on the file sink's lines. Events are created and updated through kube on
 //! both servers, so the server assigns uids and resourceVersions.
 //!
 //! The real-server test is `#[ignore]`d (the first run builds kube-apiserver with Go: minutes, then cached): run it
@@ -8,14 +9,16 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use futures::StreamExt;
 use gpu_events_export::exporter::{self, ExporterOptions, ExporterStats};
 use gpu_events_export::sink::SinkConfig;
 use gpu_events_export::watch::{EventApi, WatchTiming};
-use gpu_events_testkit::{ApiServer, RealApiServer};
+use gpu_events_testkit::{ApiServer, RealApiServer, RealServerConfig, ServerConfig};
 use k8s_openapi::api::core::v1::{Event as CoreEvent, Namespace};
-use kube::api::{Api, ObjectMeta, Patch, PatchParams, PostParams};
+use kube::api::{Api, ObjectMeta, Patch, PatchParams, PostParams, WatchEvent, WatchParams};
 use serde_json::{Value, json};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
@@ -24,13 +27,42 @@ use tokio::task::JoinHandle;
 enum Target {
     Double(ApiServer),
     Real(&'static RealApiServer),
+    /// A server of the test's own (compaction and TTL change the whole server).
+    OwnReal(RealApiServer),
 }
 
 impl Target {
-    async fn client(&self) -> kube::Client {
+    fn real(&self) -> Option<&RealApiServer> {
         match self {
-            Target::Double(server) => server.client_without_retry(),
-            Target::Real(server) => server.client().await.expect("a client for the real server"),
+            Target::Double(_) => None,
+            Target::Real(server) => Some(server),
+            Target::OwnReal(server) => Some(server),
+        }
+    }
+
+    async fn client(&self) -> kube::Client {
+        match (self, self.real()) {
+            (Target::Double(server), _) => server.client_without_retry(),
+            (_, Some(server)) => server.client().await.expect("a client for the real server"),
+            _ => unreachable!("a target is the double or a real server"),
+        }
+    }
+
+    /// Compacts the server's history at its latest revision: a watch from an older resourceVersion gets 410.
+    async fn compact(&self) {
+        match (self, self.real()) {
+            (Target::Double(server), _) => server.compact(),
+            (_, Some(server)) => {
+                server.compact().await.expect("etcd compacts");
+            }
+            _ => unreachable!("a target is the double or a real server"),
+        }
+    }
+
+    /// Lets the Events' TTL run out: the double's clock moves on; the real server's etcd leases expire in time.
+    async fn expire(&self, ttl: Duration) {
+        if let Target::Double(server) = self {
+            server.advance_clock(ttl + Duration::from_secs(1));
         }
     }
 }
@@ -56,6 +88,7 @@ async fn repeat(events: &Api<CoreEvent>, i: usize, count: i32) {
 struct Run {
     stop: watch::Sender<bool>,
     task: JoinHandle<Result<(), exporter::ExportError>>,
+    stats: Arc<ExporterStats>,
 }
 
 fn start(client: kube::Client, dir: &Path) -> Run {
@@ -74,15 +107,42 @@ fn start(client: kube::Client, dir: &Path) -> Run {
         page_size: 7,
     };
     let (stop, stopped) = watch::channel(false);
-    let task = tokio::spawn(exporter::run(client, options, Arc::new(ExporterStats::default()), stopped));
-    Run { stop, task }
+    let stats = Arc::new(ExporterStats::default());
+    let task = tokio::spawn(exporter::run(client, options, stats.clone(), stopped));
+    Run { stop, task, stats }
 }
 
 impl Run {
-    async fn finish(self) {
+    /// Stops the exporter (it writes its last checkpoint) and returns its counters.
+    async fn finish(self) -> Arc<ExporterStats> {
         self.stop.send(true).unwrap();
         self.task.await.unwrap().unwrap();
+        self.stats
     }
+}
+
+/// Creates a namespace for a test body.
+async fn namespace(client: &kube::Client, name: &str) {
+    let ns =
+        Namespace { metadata: ObjectMeta { name: Some(name.into()), ..ObjectMeta::default() }, ..Default::default() };
+    Api::<Namespace>::all(client.clone()).create(&PostParams::default(), &ns).await.unwrap();
+}
+
+/// Per event uid: the occurrences exported (the deltas added up) and how many lines it took.
+fn occurrences_by_uid(lines: &[Value]) -> std::collections::BTreeMap<String, (u64, usize)> {
+    let mut by_uid = std::collections::BTreeMap::<String, (u64, usize)>::new();
+    for line in lines {
+        let entry = by_uid.entry(line["eventUid"].as_str().unwrap().to_owned()).or_default();
+        entry.0 += line["delta"]["occurrences"].as_u64().unwrap();
+        entry.1 += 1;
+    }
+    by_uid
+}
+
+/// The server's own view: each Event's uid and count.
+async fn counts_on_the_server(events: &Api<CoreEvent>) -> std::collections::BTreeMap<String, u64> {
+    let list = events.list(&Default::default()).await.unwrap();
+    list.items.iter().map(|e| (e.metadata.uid.clone().unwrap(), u64::try_from(e.count.unwrap_or(1)).unwrap())).collect()
 }
 
 fn lines(dir: &Path) -> Vec<Value> {
@@ -160,6 +220,161 @@ async fn no_event_lost_or_duplicated_across_pages_both_apis_and_a_restart(target
         assert_eq!(occurrences, total, "{uid}: the deltas add up to the count");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Across a compaction while the exporter is down: the resumed watches (both APIs) get 410, the exporter re-lists,
+/// counts the suspected gap once per API, and the sink holds every event exactly once with its full count (the
+/// re-list's replays of what was exported are suppressed as duplicates).
+async fn no_event_lost_or_duplicated_across_a_compaction(target: Target, dir: PathBuf) {
+    let name = "exp-compact";
+    let client = target.client().await;
+    namespace(&client, name).await;
+    let events = Api::<CoreEvent>::namespaced(client.clone(), name);
+    for i in 0..10 {
+        events.create(&PostParams::default(), &core_event(name, i, 1)).await.unwrap();
+    }
+    let run = start(client.clone(), &dir);
+    exactly_lines(&dir, 10).await;
+    let first = run.finish().await;
+    assert_eq!(first.gaps_suspected.load(Ordering::Relaxed), 0, "the first list is no gap");
+
+    // While the exporter is down: five new events and three repeats, then the history it would resume from is
+    // compacted away.
+    for i in 10..15 {
+        events.create(&PostParams::default(), &core_event(name, i, 1)).await.unwrap();
+    }
+    for i in 0..3 {
+        repeat(&events, i, 3).await;
+    }
+    target.compact().await;
+
+    let run = start(client, &dir);
+    let resumed = exactly_lines(&dir, 18).await;
+    let stats = run.finish().await;
+    assert_eq!(stats.gaps_suspected.values(), [1, 1], "one 410 re-list per API, each a suspected gap");
+    assert!(stats.relists.values().iter().all(|&n| n >= 1), "{:?}", stats.relists.values());
+    assert!(stats.duplicates.load(Ordering::Relaxed) >= 7, "the re-lists' replays are suppressed");
+
+    let exported = occurrences_by_uid(&resumed);
+    let server = counts_on_the_server(&events).await;
+    assert_eq!(server.len(), 15);
+    let exported_counts: std::collections::BTreeMap<_, _> =
+        exported.iter().map(|(uid, (n, _))| (uid.clone(), *n)).collect();
+    assert_eq!(exported_counts, server, "every event once, with every occurrence: 0 lost, 0 duplicated");
+    for (uid, (_, lines)) in &exported {
+        let expected = if server[uid] == 3 { 2 } else { 1 };
+        assert_eq!(*lines, expected, "{uid}: a line when first seen, one more per repeat");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn compaction_on_the_double() {
+    let target = Target::Double(ApiServer::start().await);
+    no_event_lost_or_duplicated_across_a_compaction(target, temp_dir("compact-double")).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "real kube-apiserver: builds the Go harness on first use; run with --ignored"]
+async fn compaction_on_the_real_server() {
+    let started = std::time::Instant::now();
+    let target = Target::OwnReal(RealApiServer::start().await.expect("a real kube-apiserver"));
+    let up = started.elapsed();
+    no_event_lost_or_duplicated_across_a_compaction(target, temp_dir("compact-real")).await;
+    eprintln!("compaction_on_the_real_server: {:?} (server start {up:?})", started.elapsed());
+}
+
+/// Waits (up to a minute) until no Event is left in `events`' namespace; the time waited.
+async fn all_expired(events: &Api<CoreEvent>) -> Duration {
+    let started = std::time::Instant::now();
+    while !events.list(&Default::default()).await.unwrap().items.is_empty() {
+        assert!(started.elapsed() < Duration::from_secs(60), "the Events did not expire");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    started.elapsed()
+}
+
+/// Collects the uids of DELETED events on a watch of `events` from `resource_version`, until there are `n` (panics if the watch ends first).
+fn deletions(events: Api<CoreEvent>, resource_version: String, n: usize) -> JoinHandle<Vec<String>> {
+    tokio::spawn(async move {
+        let mut stream = events.watch(&WatchParams::default().timeout(60), &resource_version).await.unwrap().boxed();
+        let mut deleted = vec![];
+        while deleted.len() < n {
+            match stream.next().await {
+                Some(Ok(WatchEvent::Deleted(event))) => deleted.push(event.metadata.uid.unwrap()),
+                Some(Ok(_)) => {}
+                other => panic!("the watch ended before {n} deletions: {other:?}"),
+            }
+        }
+        deleted
+    })
+}
+
+/// Events expire (`--event-ttl`) under a running exporter: the watches see DELETED, the exporter exports each
+/// event once, writes no line for a deletion, keeps running, exports an Event recreated under the same name (a new
+/// uid) as new, and after a restart from its checkpoint re-exports nothing.
+async fn expired_events_are_exported_once(target: Target, ttl: Duration, dir: PathBuf) {
+    let name = "exp-ttl";
+    let client = target.client().await;
+    namespace(&client, name).await;
+    let events = Api::<CoreEvent>::namespaced(client.clone(), name);
+    let run = start(client.clone(), &dir);
+    let from = events.list(&Default::default()).await.unwrap().metadata.resource_version.unwrap();
+    let deleted = deletions(events.clone(), from, 5);
+    for i in 0..5 {
+        events.create(&PostParams::default(), &core_event(name, i, 1)).await.unwrap();
+    }
+    let first = exactly_lines(&dir, 5).await;
+
+    target.expire(ttl).await;
+    let waited = all_expired(&events).await;
+    let mut deleted = deleted.await.unwrap();
+    deleted.sort();
+    let mut exported: Vec<String> = first.iter().map(|l| l["eventUid"].as_str().unwrap().to_owned()).collect();
+    exported.sort();
+    assert_eq!(deleted, exported, "the server deleted every exported Event (DELETED on the watch)");
+    exactly_lines(&dir, 5).await;
+    assert!(!run.task.is_finished(), "the exporter runs on after the deletions");
+
+    // The same names again: new Events (new uids), each exported once.
+    for i in 0..5 {
+        events.create(&PostParams::default(), &core_event(name, i, 1)).await.unwrap();
+    }
+    exactly_lines(&dir, 10).await;
+    target.expire(ttl).await;
+    all_expired(&events).await;
+    run.finish().await;
+
+    // Restarted once everything has expired: the re-list (or resumed watch) finds nothing to export.
+    let run = start(client, &dir);
+    let after = exactly_lines(&dir, 10).await;
+    assert!(!run.task.is_finished());
+    run.finish().await;
+    let by_uid = occurrences_by_uid(&after);
+    assert_eq!(by_uid.len(), 10, "ten Events, ten uids");
+    assert!(by_uid.values().all(|&(n, lines)| n == 1 && lines == 1), "each once: {by_uid:?}");
+    assert!(after.iter().all(|l| l["delta"]["occurrences"] == 1), "no line for a deletion");
+    eprintln!("expiry waited {waited:?} for a TTL of {ttl:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn ttl_expiry_on_the_double() {
+    let ttl = Duration::from_secs(5);
+    let target = Target::Double(ApiServer::start_with(ServerConfig::default().event_ttl(ttl)).await);
+    expired_events_are_exported_once(target, ttl, temp_dir("ttl-double")).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "real kube-apiserver: builds the Go harness on first use; run with --ignored"]
+async fn ttl_expiry_on_the_real_server() {
+    let started = std::time::Instant::now();
+    let ttl = Duration::from_secs(5);
+    let server = RealApiServer::start_with(RealServerConfig::default().event_ttl(ttl)).await;
+    let target = Target::OwnReal(server.expect("a real kube-apiserver"));
+    let up = started.elapsed();
+    expired_events_are_exported_once(target, ttl, temp_dir("ttl-real")).await;
+    eprintln!("ttl_expiry_on_the_real_server: {:?} (server start {up:?})", started.elapsed());
 }
 
 #[tokio::test(flavor = "multi_thread")]
