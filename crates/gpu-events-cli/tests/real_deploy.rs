@@ -156,15 +156,12 @@ fn deploy_applies_and_the_exporter_runs_with_exactly_its_rbac() {
     std::fs::create_dir_all(&dir).unwrap();
 
     // A server-side dry run creates nothing, so the namespaced objects need their namespace first (deployment.yaml
-    // declares it; applied for real it would come first). deploy/config.yaml is the exporter's configuration, not
-    // a manifest.
+    // declares it; applied for real it would come first). The directory as a user applies it: every file in
+    // deploy/ is a manifest (the exporter's own config example lives in deploy/exporter/, which `-f` does not read).
     kubectl(&admin, &["create", "namespace", "gpu-events"], "");
     let manifests = ["deployment.yaml", "rbac.yaml", "owner-rbac.yaml"].map(deploy);
-    let mut apply = vec!["apply", "--dry-run=server"];
-    for manifest in &manifests {
-        apply.extend(["-f", manifest]);
-    }
-    let dry = kubectl(&admin, &apply, "");
+    let directory = deploy("");
+    let dry = kubectl(&admin, &["apply", "--dry-run=server", "-f", &directory], "");
     for object in [
         "namespace/gpu-events",
         "configmap/gpu-events-export",

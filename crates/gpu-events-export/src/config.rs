@@ -39,7 +39,7 @@
 //! | `leaderElection.identity` | `--leader-elect-identity` | [`default_identity`](crate::leader::default_identity) |
 //! | `leaderElection.leaseDuration`, `.renewDeadline`, `.retryPeriod` | `--leader-elect-lease-duration`, `--leader-elect-renew-deadline`, `--leader-elect-retry-period` | [`LeaseConfig`]'s `DEFAULT_*` |
 //!
-//! An example (`deploy/config.yaml` is another, checked by `tests/deploy.rs`):
+//! An example (`deploy/exporter/config.yaml` is another, checked by `tests/deploy.rs`):
 //!
 //! ```yaml
 //! cluster: gpu-lab

@@ -60,7 +60,7 @@ fn the_deployment_config_is_valid() {
 
 #[test]
 fn the_example_config_is_valid() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy/config.yaml");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy/exporter/config.yaml");
     let config = gpu_events_export::config::ExportConfig::load(&path).unwrap();
     assert_eq!(config.alerts.len(), 3);
     assert_eq!(config.routes.len(), 2);
