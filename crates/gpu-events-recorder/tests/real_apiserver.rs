@@ -156,6 +156,33 @@ async fn cluster_scoped_objects_go_to_the_configured_namespace(target: Target) {
     assert_eq!(events[0].reason.as_deref(), Some("ManagedNodeCreated"));
 }
 
+/// The Event of a live series deleted under the recorder (by a user, or expired): the next write of the series
+/// gets the server's 404 and creates the Event again, nothing refused, the repeats after it counted.
+async fn a_deleted_series_event_is_created_again(target: Target) {
+    let pod = target.pod("rec-deleted", "trainer-0").await;
+    let recorder = target.builder().await.build().unwrap();
+    recorder.publish(&pod, GangMembersWaiting::new(1, 4)).unwrap();
+    recorder.publish(&pod, GangMembersWaiting::new(1, 4)).unwrap();
+    recorder.flush().await;
+    let events = target.events("rec-deleted").await;
+    assert_eq!(events.len(), 1, "{events:#?}");
+    let name = events[0].metadata.name.clone().unwrap();
+    Api::<Event>::namespaced(target.client().await, "rec-deleted")
+        .delete(&name, &Default::default())
+        .await
+        .expect("the Event deleted");
+    assert!(target.events("rec-deleted").await.is_empty());
+    for _ in 0..3 {
+        recorder.publish(&pod, GangMembersWaiting::new(1, 4)).unwrap();
+    }
+    recorder.flush().await;
+    let events = target.events("rec-deleted").await;
+    assert_eq!(events.len(), 1, "created again: {events:#?}");
+    assert_eq!(events[0].note.as_deref(), Some("Waiting for gang members: 1/4 ready"));
+    let stats = recorder.stats();
+    assert_eq!((stats.rejected, stats.failed, stats.dropped()), (0, 0, 0), "{stats:?}");
+}
+
 macro_rules! on_both {
     ($($body:ident),* $(,)?) => {
         mod double {
@@ -179,4 +206,5 @@ on_both!(
     a_long_note_is_cut_and_taken,
     a_missing_namespace_is_the_servers_404,
     cluster_scoped_objects_go_to_the_configured_namespace,
+    a_deleted_series_event_is_created_again,
 );
