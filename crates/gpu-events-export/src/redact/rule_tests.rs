@@ -209,6 +209,22 @@ const POSITIVE: &[(&str, &str, &str)] = &[
         "  ssh-key: -----BEGIN OPENSSH PRIVATE KEY-----\n    b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n    ... (truncated)\nEvents:\n  Normal   Scheduled  1m  default-scheduler  Successfully assigned ml/llama-0 to gpu-node-h100-03\n  tls: -----BEGIN PRIVATE KEY-----\n    MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\n    -----END PRIVATE KEY-----\n",
         "  ssh-key: <pem-private-key>\n    ... (truncated)\nEvents:\n  Normal   Scheduled  1m  default-scheduler  Successfully assigned ml/llama-0 to gpu-node-h100-03\n  tls: <pem-private-key>\n",
     ),
+    (
+        "ngc-api-key",
+        "docker login nvcr.io -u '$oauthtoken' -p nvapi-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdEfGhIjKlMnOpQrSt failed",
+        "docker login nvcr.io -u '$oauthtoken' -p <ngc-api-key> failed",
+    ),
+    (
+        "pem-base64",
+        "  tls.key: LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCk1JSUV2UUlCQURBTkJna3Foa2lHOXcwQkFRRUZBQVND\n  tls.crt: x",
+        "  tls.key: <pem-base64>\n  tls.crt: x",
+    ),
+    (
+        "pypi-token",
+        "TWINE_PASSWORD not set; token pypi-AgEIcHlwaS5vcmcCJGE0ZjYtNDFlMi04YWQ0LWExYjItZDMwNGY1ZTEyMzQ1AAIq rejected",
+        "TWINE_PASSWORD not set; token <pypi-token> rejected",
+    ),
+    ("stripe-key", "STRIPE=sk_test_4eC39HqLyjWDarjtT1zdp7dc ok", "STRIPE=<stripe-key> ok"),
     ("email", "contact ops@gpu-lab.example.org", "contact <email>"),
     (
         "aws-account-id",
@@ -289,6 +305,10 @@ const NEGATIVE: &[(&str, &str)] = &[
     ("env-value", "- name: HF_TOKEN\n  value: $(HF_TOKEN_FROM_SECRET)"),
     // Found by a review: four-part versions are no addresses.
     ("ipv4", "cuDNN 8.9.7.29, TensorRT 8.6.1.6, version=1.2.3.4, build 10.0.0.1-rc2"),
+    ("ngc-api-key", "image nvcr.io/nvapi-proxy:1.0 and pod nvapi-gateway-5d8f7c9b4-x2x9k"),
+    ("pypi-token", "pip install pypi-simple and pypi-AgE alone"),
+    ("stripe-key", "sk_live_short and task_live_0123456789abcdef0123"),
+    ("pem-base64", "LS0tLS1 and the word LS0tLS1CRUd"),
     ("email", "image nvcr.io/nvidia/cuda@sha256:0123abcd and module example.com/foo@v1.2.3"),
     ("aws-account-id", "arn:aws:iam::aws:policy/AmazonEKSClusterPolicy"),
     ("aws-instance-id", "gpu-i-12345678, i-12345678-worker, i-am-a-pod"),
