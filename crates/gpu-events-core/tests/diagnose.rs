@@ -772,3 +772,18 @@ fn hami_codes_gang_summaries_and_queue_quotas_name_their_cause() {
     let text = "  Normal   Unschedulable  15s (x13 over 28s)  volcano  queue resource quota insufficient\n";
     assert_eq!(single(text).1, Cause::GpuQuotaExceeded);
 }
+
+#[test]
+fn a_bare_status_defers_to_the_note_of_the_same_reason() {
+    // A `get pods` STATUS (a bare UnexpectedAdmissionError) beside the describe's Message of the
+    // same failure: the Message decides, the STATUS is no evidence of a cause of its own.
+    let text = "\
+Message:        Pod Allocate failed due to device plugin GetPreferredAllocation rpc failed with err: rpc error: code = Unknown desc = error creating nvml.Device 2: nvml: GPU is lost, which is unexpected
+
+$ kubectl get pods
+NAME        READY   STATUS                     RESTARTS   AGE
+trainer-0   0/1     UnexpectedAdmissionError   0          9s
+";
+    let (phase, cause, _) = single(text);
+    assert_eq!((phase, cause), (Phase::Failed, Cause::DeviceFault));
+}

@@ -24,19 +24,27 @@ pub(super) struct Reading {
     /// A Karpenter nomination: a hash of the NodeClaim it names (new claims, one after another,
     /// that never take the Pod are churn).
     pub(super) claim: Option<u64>,
+    /// A hash of the reason's wire string.
+    reason: u64,
+    /// The record has no note (a `get pods` STATUS, a status block's `Reason:` alone).
+    bare: bool,
+}
+
+fn hash_of(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// The NodeClaim a `Nominated` note names (`Pod should schedule on: nodeclaim/gpu-x`), hashed.
 fn nominated_claim(record: &EventRecord) -> Option<u64> {
-    use std::hash::{Hash, Hasher};
     if record.reason != "Nominated" {
         return None;
     }
     let (_, rest) = record.note.split_once("nodeclaim/")?;
     let name = rest.split([',', ' ']).next().filter(|n| !n.is_empty())?;
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    name.hash(&mut hasher);
-    Some(hasher.finish())
+    Some(hash_of(name))
 }
 
 impl Reading {
@@ -59,6 +67,8 @@ impl Reading {
             typed: record.details.as_ref().is_some_and(|d| !matches!(d, crate::details::Details::Unrecognized))
                 && !record.has_flag(crate::Flag::CutInPaste),
             claim: nominated_claim(record),
+            reason: hash_of(record.reason.as_str()),
+            bare: record.note.trim().is_empty(),
         }
     }
 }
@@ -127,6 +137,13 @@ pub(super) fn alternatives(readings: &[Reading], phase: Phase, cause: Cause) -> 
 pub(super) fn conclude(readings: &mut [Reading]) -> Option<(Phase, Cause, Confidence)> {
     if !readings.iter().any(|r| r.warning || r.signal.cause.is_some()) {
         return None;
+    }
+    // A bare record of a reason another record of the object has with its note (the STATUS of
+    // `kubectl get pods` beside the describe's `Message:`) says nothing the other does not: its
+    // cause is the other's, read from the note, and it is no evidence of its own.
+    let noted: std::collections::HashSet<u64> = readings.iter().filter(|r| !r.bare).map(|r| r.reason).collect();
+    for reading in readings.iter_mut().filter(|r| r.bare && noted.contains(&r.reason)) {
+        reading.signal.cause = None;
     }
     // Latest first. Equal times (ages in a pasted table are coarse) keep the input's order,
     // reversed: kubectl lists events oldest first.
