@@ -225,6 +225,8 @@ const POSITIVE: &[(&str, &str, &str)] = &[
         "TWINE_PASSWORD not set; token <pypi-token> rejected",
     ),
     ("stripe-key", "STRIPE=sk_test_4eC39HqLyjWDarjtT1zdp7dc ok", "STRIPE=<stripe-key> ok"),
+    // Found by a review: an access key id as a URL's user does not save the secret after it.
+    ("url-credentials", "s3://AKIAZ7QK3MNB4XRT2PLW:secretkeysecretkey@bucket/path", "s3://<credentials>@bucket/path"),
     ("email", "contact ops@gpu-lab.example.org", "contact <email>"),
     (
         "aws-account-id",

@@ -567,10 +567,12 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             example: "pull https://robot:s3cr3t@registry.example.com/v2/ml/llama: 401",
             redacted: "pull https://<credentials>@registry.example.com/v2/ml/llama: 401",
         },
-        pattern: r"(?i)(?-u:\b)(?P<p>[a-z][a-z0-9+.\-]*://)[^\s/?#@<]+(?:@[^\s/?#@<]+)*@",
+        // The user information may hold another rule's replacement (`s3://<aws-access-key-id>:secret@`):
+        // the secret after it still goes; a user information that is only a replacement stays.
+        pattern: r"(?i)(?-u:\b)(?P<p>[a-z][a-z0-9+.\-]*://)(?P<v>[^\s/?#@]+(?:@[^\s/?#@]+)*)@",
         replacement: "${p}<credentials>@",
         check: None,
-        accept: None,
+        accept: Some(not_only_a_replacement),
         trigger: Trigger::Literals(&["://"]),
     },
     // ---- key-value secrets ----
@@ -977,6 +979,17 @@ fn credential_like(value: &str) -> bool {
         && (value.bytes().any(|b| b.is_ascii_digit())
             || value.bytes().skip(1).any(|b| b.is_ascii_uppercase())
             || value.bytes().any(|b| !b.is_ascii_alphanumeric()))
+}
+
+/// A URL's user information whose secret is not already an earlier rule's `<...>`: the whole
+/// (`<huggingface-token>@`) or the part after `user:` (`trainer:<password>@`) replaced stays.
+fn not_only_a_replacement(captures: &Captures<'_>) -> bool {
+    let replaced = |v: &str| v.starts_with('<') && v.ends_with('>') && !v[1..v.len() - 1].contains(['<', '>', ':']);
+    captures.name("v").is_some_and(|v| {
+        let v = v.as_str();
+        let secret = v.split_once(':').map_or(v, |(_, secret)| secret);
+        !replaced(v) && !replaced(secret)
+    })
 }
 
 fn not_placeholder(captures: &Captures<'_>) -> bool {
