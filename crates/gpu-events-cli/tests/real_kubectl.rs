@@ -212,3 +212,178 @@ async fn describe_pod() {
     let (out, records) = explain_kubectl(&["describe", "pod", "-n", NAMESPACE, "infer-0"]).await;
     assert_eq!(reasons(&records), [pair("BackOff", "Warning")], "{out}");
 }
+
+/// Namespace `ns` with Pod `train-0` and one core/v1 FailedScheduling event of it (count 12), for a watch
+/// test of its own (the watch sees only what the test does there).
+fn seed_watched(server: &RealApiServer, ns: &str) {
+    let pod = pod_yaml("train-0").replace(&format!("namespace: {NAMESPACE}"), &format!("namespace: {ns}"));
+    kubectl(
+        server,
+        &["apply", "-f", "-"],
+        Some(&format!("apiVersion: v1\nkind: Namespace\nmetadata: {{name: {ns}}}\n---\n{pod}")),
+    );
+    let last = (chrono::Utc::now() - chrono::Duration::minutes(5)).format("%Y-%m-%dT%H:%M:%SZ");
+    let first = (chrono::Utc::now() - chrono::Duration::minutes(50)).format("%Y-%m-%dT%H:%M:%SZ");
+    let event = format!(
+        r#"apiVersion: v1
+kind: Event
+metadata: {{name: train-0.1, namespace: {ns}}}
+involvedObject: {{apiVersion: v1, kind: Pod, namespace: {ns}, name: train-0}}
+reason: FailedScheduling
+type: Warning
+message: "0/4 nodes are available: 4 Insufficient nvidia.com/gpu."
+source: {{component: default-scheduler}}
+count: 12
+firstTimestamp: "{first}"
+lastTimestamp: "{last}"
+"#
+    );
+    kubectl(server, &["create", "-f", "-"], Some(&event));
+}
+
+/// What a watch of `ns` sees while the test works: the FailedScheduling event repeats (count 13, through
+/// `kubectl patch`), then an events.k8s.io/v1 GangWaitingForMembers event is created.
+fn change_watched(server: &RealApiServer, ns: &str) {
+    let now = chrono::Utc::now();
+    let patch = format!(r#"{{"count":13,"lastTimestamp":"{}"}}"#, now.format("%Y-%m-%dT%H:%M:%SZ"));
+    kubectl(server, &["-n", ns, "patch", "event", "train-0.1", "--type=merge", "-p", &patch], None);
+    let gang = format!(
+        r#"apiVersion: events.k8s.io/v1
+kind: Event
+metadata: {{name: train-0.2, namespace: {ns}}}
+regarding: {{apiVersion: v1, kind: Pod, namespace: {ns}, name: train-0}}
+reason: GangWaitingForMembers
+type: Normal
+action: Waiting
+note: "Waiting for gang members: 1/4 ready"
+reportingController: GangScheduler
+reportingInstance: GangScheduler-0
+eventTime: "{}"
+"#,
+        now.format("%Y-%m-%dT%H:%M:%S%.6fZ")
+    );
+    kubectl(server, &["create", "-f", "-"], Some(&gang));
+}
+
+/// `kubectl ARGS` left watching: once its output satisfies `ready` (the initial list is out), runs `during`,
+/// waits until the output satisfies `done`, lets kubectl write the rest of that line or object, then kills
+/// it and returns all it printed. Panics with the output so far after 30 s.
+fn watch(
+    server: &RealApiServer,
+    args: &[&str],
+    ready: impl Fn(&str) -> bool,
+    during: impl FnOnce(),
+    done: impl Fn(&str) -> bool,
+) -> String {
+    use std::io::Read;
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+    let mut child = Command::new("kubectl")
+        .arg("--kubeconfig")
+        .arg(server.kubeconfig())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kubectl is installed");
+    let out = Arc::new(Mutex::new(String::new()));
+    let mut stdout = child.stdout.take().unwrap();
+    let sink = Arc::clone(&out);
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n @ 1..) = stdout.read(&mut buf) {
+            sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    let wait_for = |what: &str, until: &dyn Fn(&str) -> bool| {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !until(&out.lock().unwrap()) {
+            assert!(Instant::now() < deadline, "kubectl {args:?}: no {what} in 30 s:\n{}", out.lock().unwrap());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    wait_for("initial list", &ready);
+    during();
+    wait_for("changes", &done);
+    std::thread::sleep(Duration::from_millis(500));
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    assert!(!status.success() && stderr.is_empty(), "kubectl {args:?} ran until killed, silently: {stderr}");
+    Arc::try_unwrap(out).unwrap().into_inner().unwrap()
+}
+
+/// `kubectl -n NS ARGS` watching namespace `ns` (seeded by [`seed_watched`]; `-A` in `args` watches them all)
+/// across [`change_watched`], and its output explained.
+async fn explain_watch(ns: &'static str, args: &'static [&'static str]) -> (String, Vec<Value>) {
+    let server = RealApiServer::shared().await;
+    tokio::task::spawn_blocking(move || {
+        seed_watched(server, ns);
+        let args: Vec<&str> = ["-n", ns].iter().chain(args).copied().collect();
+        let times = |out: &str, what: &str| out.matches(what).count();
+        let out = watch(
+            server,
+            &args,
+            |out| times(out, "FailedScheduling") >= 1,
+            || change_watched(server, ns),
+            |out| times(out, "FailedScheduling") >= 2 && times(out, "GangWaitingForMembers") >= 1,
+        );
+        let records = explain(&out);
+        (out, records)
+    })
+    .await
+    .unwrap()
+}
+
+/// (reason, kind, name, namespace, count) of a record.
+type Row = (String, String, String, Option<String>, u64);
+
+/// The [`Row`] of each record, in order.
+fn rows(records: &[Value]) -> Vec<Row> {
+    records
+        .iter()
+        .map(|r| {
+            let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+            (
+                text(&r["reason"]),
+                text(&r["regarding"]["kind"]),
+                text(&r["regarding"]["name"]),
+                r["regarding"]["namespace"].as_str().map(str::to_string),
+                r["count"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The rows of [`change_watched`]'s watch, in order: the seeded FailedScheduling (count 12), its repeat (13),
+/// the new GangWaitingForMembers (1); `namespace` as the output says it.
+fn watched_rows(namespace: Option<&str>) -> Vec<Row> {
+    let row = |reason: &str, count| {
+        (reason.to_string(), "Pod".to_string(), "train-0".to_string(), namespace.map(str::to_string), count)
+    };
+    vec![row("FailedScheduling", 12), row("FailedScheduling", 13), row("GangWaitingForMembers", 1)]
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "real kube-apiserver: builds the Go harness on first use"]
+async fn get_events_watch_json_and_yaml() {
+    for (ns, format) in [("kc-w-json", "json"), ("kc-w-yaml", "yaml")] {
+        let args: &'static [&str] = if format == "json" {
+            &["get", "events", "-w", "-o", "json"]
+        } else {
+            &["get", "events", "-w", "-o", "yaml"]
+        };
+        let (out, records) = explain_watch(ns, args).await;
+        assert_eq!(rows(&records), watched_rows(Some(ns)), "{out}");
+        let gang = &records[2];
+        assert_eq!(gang["note"], "Waiting for gang members: 1/4 ready", "{out}");
+        assert_eq!(gang["reportingController"], "GangScheduler", "{out}");
+        assert!(
+            records[1]["lastTimestamp"].as_str() > records[0]["lastTimestamp"].as_str(),
+            "the repeat is newer: {out}"
+        );
+    }
+}
