@@ -367,6 +367,11 @@ fn watched_rows(namespace: Option<&str>) -> Vec<Row> {
     vec![row("FailedScheduling", 12), row("FailedScheduling", 13), row("GangWaitingForMembers", 1)]
 }
 
+/// The rows without their counts, for tables without a COUNT column.
+fn uncounted(rows: Vec<Row>) -> Vec<(String, String, String, Option<String>)> {
+    rows.into_iter().map(|(reason, kind, name, namespace, _)| (reason, kind, name, namespace)).collect()
+}
+
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "real kube-apiserver: builds the Go harness on first use"]
 async fn get_events_watch_json_and_yaml() {
@@ -386,4 +391,24 @@ async fn get_events_watch_json_and_yaml() {
             "the repeat is newer: {out}"
         );
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "real kube-apiserver: builds the Go harness on first use"]
+async fn get_events_watch_output_watch_events() {
+    let (out, records) =
+        explain_watch("kc-w-owe", &["get", "events", "-w", "--output-watch-events", "-o", "json"]).await;
+    let types: Vec<String> =
+        out.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()["type"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(types, ["ADDED", "MODIFIED", "ADDED"], "one watch event a line:\n{out}");
+    assert_eq!(rows(&records), watched_rows(Some("kc-w-owe")), "{out}");
+
+    // The table form, with its EVENT column.
+    let (out, records) = explain_watch("kc-w-owe-table", &["get", "events", "-w", "--output-watch-events"]).await;
+    assert!(out.starts_with("EVENT"), "{out}");
+    assert_eq!(uncounted(rows(&records)), uncounted(watched_rows(None)), "{out}");
+    assert!(
+        records[1]["lastTimestamp"].as_str() > records[0]["lastTimestamp"].as_str(),
+        "LAST SEEN of the repeat: {out}"
+    );
 }
