@@ -455,3 +455,137 @@ async fn kubectl_events_watch() {
     let ours: Vec<Value> = records.into_iter().filter(|r| r["regarding"]["namespace"] == "kc-w-events-all").collect();
     assert_eq!(rows(&ours), watched_rows(Some("kc-w-events-all")), "{out}");
 }
+
+/// `gpu-events ARGS --kubeconfig K -o jsonl` against the server (live mode), asserting it succeeded: one
+/// record or diagnosis per line.
+fn live(server: &RealApiServer, args: &[&str]) -> Vec<Value> {
+    let output = Command::new(env!("CARGO_BIN_EXE_gpu-events"))
+        .args(args)
+        .args(["-o", "jsonl", "--request-timeout", "20s", "--kubeconfig"])
+        .arg(server.kubeconfig())
+        .env("KUBECONFIG", "/nonexistent/kubeconfig")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "gpu-events {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// Namespace `kc-live` as a stuck cluster stores it: `train-0` Pending (its PodScheduled condition False,
+/// Unschedulable) with a core/v1 FailedScheduling and an events.k8s.io/v1 GangWaitingForMembers, `infer-0`
+/// crash-looping after an OOM kill (container status) with a core/v1 BackOff. The statuses are written through
+/// `kubectl patch --subresource=status`, so the real server validated and stored them.
+fn seed_live(server: &RealApiServer) {
+    const NS: &str = "kc-live";
+    let pods = format!(
+        "apiVersion: v1\nkind: Namespace\nmetadata: {{name: {NS}}}\n---\n{}---\n{}",
+        pod_yaml("train-0"),
+        pod_yaml("infer-0")
+    )
+    .replace(&format!("namespace: {NAMESPACE}"), &format!("namespace: {NS}"));
+    kubectl(server, &["apply", "-f", "-"], Some(&pods));
+    let unschedulable = r#"{"status":{"phase":"Pending","conditions":[{"type":"PodScheduled","status":"False","reason":"Unschedulable","message":"0/4 nodes are available: 4 Insufficient nvidia.com/gpu."}]}}"#;
+    let oom = r#"{"status":{"phase":"Running","containerStatuses":[{"name":"main","image":"cuda","imageID":"","ready":false,"restartCount":7,"state":{"waiting":{"reason":"CrashLoopBackOff","message":"back-off 5m0s restarting failed container=main"}},"lastState":{"terminated":{"exitCode":137,"reason":"OOMKilled"}}}]}}"#;
+    for (pod, status) in [("train-0", unschedulable), ("infer-0", oom)] {
+        kubectl(server, &["-n", NS, "patch", "pod", pod, "--subresource=status", "--type=merge", "-p", status], None);
+    }
+    let stored = kubectl(
+        server,
+        &[
+            "-n",
+            NS,
+            "get",
+            "pod",
+            "infer-0",
+            "-o",
+            "jsonpath={.status.containerStatuses[0].lastState.terminated.reason}",
+        ],
+        None,
+    );
+    assert_eq!(stored, "OOMKilled", "the real server kept the patched status");
+    let now = chrono::Utc::now();
+    let ago = |minutes: i64| (now - chrono::Duration::minutes(minutes)).format("%Y-%m-%dT%H:%M:%SZ").to_string();
+    let events = format!(
+        r#"apiVersion: v1
+kind: Event
+metadata: {{name: train-0.1, namespace: {NS}}}
+involvedObject: {{apiVersion: v1, kind: Pod, namespace: {NS}, name: train-0}}
+reason: FailedScheduling
+type: Warning
+message: "0/4 nodes are available: 4 Insufficient nvidia.com/gpu. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod."
+source: {{component: default-scheduler}}
+count: 12
+firstTimestamp: "{first}"
+lastTimestamp: "{last}"
+---
+apiVersion: events.k8s.io/v1
+kind: Event
+metadata: {{name: train-0.2, namespace: {NS}}}
+regarding: {{apiVersion: v1, kind: Pod, namespace: {NS}, name: train-0}}
+reason: GangWaitingForMembers
+type: Normal
+action: Waiting
+note: "Waiting for gang members: 1/4 ready"
+reportingController: GangScheduler
+reportingInstance: GangScheduler-0
+eventTime: "{micro}"
+---
+apiVersion: v1
+kind: Event
+metadata: {{name: infer-0.1, namespace: {NS}}}
+involvedObject: {{apiVersion: v1, kind: Pod, namespace: {NS}, name: infer-0, fieldPath: "spec.containers{{main}}"}}
+reason: BackOff
+type: Warning
+message: "Back-off restarting failed container main in pod infer-0_{NS}"
+source: {{component: kubelet, host: node-a}}
+count: 30
+firstTimestamp: "{first}"
+lastTimestamp: "{last}"
+"#,
+        first = ago(50),
+        last = ago(2),
+        micro = (now - chrono::Duration::minutes(3)).format("%Y-%m-%dT%H:%M:%S%.6fZ"),
+    );
+    kubectl(server, &["create", "-f", "-"], Some(&events));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "real kube-apiserver: builds the Go harness on first use"]
+async fn explain_live_on_the_real_server() {
+    let server = RealApiServer::shared().await;
+    tokio::task::spawn_blocking(move || {
+        seed_live(server);
+        // The object's events from both APIs (the real server took the field selectors), each once.
+        let records = live(server, &["explain", "pod/train-0", "-n", "kc-live"]);
+        assert_eq!(reasons(&records), [pair("FailedScheduling", "Warning"), pair("GangWaitingForMembers", "Normal")]);
+        assert!(
+            records.iter().all(|r| r["regarding"]["name"] == "train-0" && r["regarding"]["namespace"] == "kc-live")
+        );
+        let failed = records.iter().find(|r| r["reason"] == "FailedScheduling").unwrap();
+        assert_eq!(failed["count"], 12, "{failed}");
+
+        let [diagnosis]: [Value; 1] =
+            live(server, &["explain", "pod/train-0", "-n", "kc-live", "--diagnose"]).try_into().unwrap();
+        assert_eq!(
+            (diagnosis["phase"].as_str(), diagnosis["cause"].as_str()),
+            (Some("Pending"), Some("insufficient-gpu")),
+            "{diagnosis}"
+        );
+
+        // infer-0: the stored container status says the last exit was an OOM kill.
+        let [diagnosis]: [Value; 1] =
+            live(server, &["explain", "pod/infer-0", "-n", "kc-live", "--diagnose"]).try_into().unwrap();
+        assert_eq!(diagnosis["phase"], "OOMKilled", "{diagnosis}");
+        assert_eq!(diagnosis["cause"], "container-oom", "{diagnosis}");
+        assert_eq!(diagnosis["nextSteps"][0], "kubectl logs infer-0 -n kc-live -c main --previous", "{diagnosis}");
+
+        // The whole namespace: both stuck Pods.
+        let names: Vec<String> = live(server, &["explain", "-n", "kc-live", "--diagnose"])
+            .iter()
+            .map(|d| d["object"]["name"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(names, ["infer-0", "train-0"]);
+    })
+    .await
+    .unwrap();
+}
