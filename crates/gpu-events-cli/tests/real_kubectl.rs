@@ -1,6 +1,9 @@
 //! Real kubectl output from a real kube-apiserver (the testkit's Go harness) piped into `gpu-events explain`: the
 //! server-side tables of `kubectl get events` (default, `-A`, `-o wide`), `kubectl events`, `kubectl describe pod`
-//! and `-o json|yaml`, each read with every event's reason and type.
+//! and `-o json|yaml`, each read with every event's reason and type; the watches (`kubectl get events -w`, `-A -w`,
+//! `-w -o wide|json|yaml`, `-w --output-watch-events`, `kubectl events -w`) while the test repeats an event and
+//! adds another, each watched object read in order; and live `explain pod/NAME` (`--diagnose`) on Pod statuses
+//! the real server stored.
 //!
 //! `#[ignore]`d: the first run builds kube-apiserver with Go (minutes, then cached). Run with
 //! `cargo test -p gpu-events-cli --test real_kubectl -- --ignored` (`.ci/run` does).
