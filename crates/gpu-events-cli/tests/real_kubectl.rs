@@ -3,15 +3,16 @@
 //! and `-o json|yaml`, each read with every event's reason and type; the watches (`kubectl get events -w`, `-A -w`,
 //! `-w -o wide|json|yaml`, `-w --output-watch-events`, `kubectl events -w`) while the test repeats an event and
 //! adds another, each watched object read in order; and live `explain pod/NAME` (`--diagnose`) on Pod statuses
-//! the real server stored.
+//! stored through kubectl, the same body on the API double and on the real server.
 //!
 //! `#[ignore]`d: the first run builds kube-apiserver with Go (minutes, then cached). Run with
 //! `cargo test -p gpu-events-cli --test real_kubectl -- --ignored` (`.ci/run` does).
 
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use gpu_events_testkit::RealApiServer;
+use gpu_events_testkit::{ApiServer, RealApiServer};
 use serde_json::Value;
 use tokio::sync::OnceCell;
 
@@ -19,9 +20,14 @@ const NAMESPACE: &str = "kc";
 
 /// `kubectl --kubeconfig K ARGS`, asserting it succeeded.
 fn kubectl(server: &RealApiServer, args: &[&str], stdin: Option<&str>) -> String {
+    kubectl_at(server.kubeconfig(), args, stdin)
+}
+
+/// `kubectl --kubeconfig KUBECONFIG ARGS` (any server), asserting it succeeded.
+fn kubectl_at(kubeconfig: &Path, args: &[&str], stdin: Option<&str>) -> String {
     let mut child = Command::new("kubectl")
         .arg("--kubeconfig")
-        .arg(server.kubeconfig())
+        .arg(kubeconfig)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -461,11 +467,11 @@ async fn kubectl_events_watch() {
 
 /// `gpu-events ARGS --kubeconfig K -o jsonl` against the server (live mode), asserting it succeeded: one
 /// record or diagnosis per line.
-fn live(server: &RealApiServer, args: &[&str]) -> Vec<Value> {
+fn live(kubeconfig: &Path, args: &[&str]) -> Vec<Value> {
     let output = Command::new(env!("CARGO_BIN_EXE_gpu-events"))
         .args(args)
         .args(["-o", "jsonl", "--request-timeout", "20s", "--kubeconfig"])
-        .arg(server.kubeconfig())
+        .arg(kubeconfig)
         .env("KUBECONFIG", "/nonexistent/kubeconfig")
         .stdin(Stdio::null())
         .output()
@@ -477,8 +483,9 @@ fn live(server: &RealApiServer, args: &[&str]) -> Vec<Value> {
 /// Namespace `kc-live` as a stuck cluster stores it: `train-0` Pending (its PodScheduled condition False,
 /// Unschedulable) with a core/v1 FailedScheduling and an events.k8s.io/v1 GangWaitingForMembers, `infer-0`
 /// crash-looping after an OOM kill (container status) with a core/v1 BackOff. The statuses are written through
-/// `kubectl patch --subresource=status`, so the real server validated and stored them.
-fn seed_live(server: &RealApiServer) {
+/// `kubectl patch --subresource=status`, so the server validated and stored them (`--validate=false`: the
+/// double has no OpenAPI).
+fn seed_live(kubeconfig: &Path) {
     const NS: &str = "kc-live";
     let pods = format!(
         "apiVersion: v1\nkind: Namespace\nmetadata: {{name: {NS}}}\n---\n{}---\n{}",
@@ -486,14 +493,18 @@ fn seed_live(server: &RealApiServer) {
         pod_yaml("infer-0")
     )
     .replace(&format!("namespace: {NAMESPACE}"), &format!("namespace: {NS}"));
-    kubectl(server, &["apply", "-f", "-"], Some(&pods));
+    kubectl_at(kubeconfig, &["apply", "--validate=false", "-f", "-"], Some(&pods));
     let unschedulable = r#"{"status":{"phase":"Pending","conditions":[{"type":"PodScheduled","status":"False","reason":"Unschedulable","message":"0/4 nodes are available: 4 Insufficient nvidia.com/gpu."}]}}"#;
     let oom = r#"{"status":{"phase":"Running","containerStatuses":[{"name":"main","image":"cuda","imageID":"","ready":false,"restartCount":7,"state":{"waiting":{"reason":"CrashLoopBackOff","message":"back-off 5m0s restarting failed container=main"}},"lastState":{"terminated":{"exitCode":137,"reason":"OOMKilled"}}}]}}"#;
     for (pod, status) in [("train-0", unschedulable), ("infer-0", oom)] {
-        kubectl(server, &["-n", NS, "patch", "pod", pod, "--subresource=status", "--type=merge", "-p", status], None);
+        kubectl_at(
+            kubeconfig,
+            &["-n", NS, "patch", "pod", pod, "--subresource=status", "--type=merge", "-p", status],
+            None,
+        );
     }
-    let stored = kubectl(
-        server,
+    let stored = kubectl_at(
+        kubeconfig,
         &[
             "-n",
             NS,
@@ -505,7 +516,7 @@ fn seed_live(server: &RealApiServer) {
         ],
         None,
     );
-    assert_eq!(stored, "OOMKilled", "the real server kept the patched status");
+    assert_eq!(stored, "OOMKilled", "the server kept the patched status");
     let now = chrono::Utc::now();
     let ago = |minutes: i64| (now - chrono::Duration::minutes(minutes)).format("%Y-%m-%dT%H:%M:%SZ").to_string();
     let events = format!(
@@ -549,46 +560,53 @@ lastTimestamp: "{last}"
         last = ago(2),
         micro = (now - chrono::Duration::minutes(3)).format("%Y-%m-%dT%H:%M:%S%.6fZ"),
     );
-    kubectl(server, &["create", "-f", "-"], Some(&events));
+    kubectl_at(kubeconfig, &["create", "--validate=false", "-f", "-"], Some(&events));
 }
 
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "real kube-apiserver: builds the Go harness on first use"]
-async fn explain_live_on_the_real_server() {
+async fn explain_live_on_both_servers() {
+    // The same body on the API double, then on the real server.
+    let double = ApiServer::start().await;
+    let config = std::env::temp_dir().join(format!("gpu-events-real-kubectl-{}.yaml", std::process::id()));
+    double.write_kubeconfig(&config, "default").unwrap();
+    let on_double = config.clone();
+    tokio::task::spawn_blocking(move || explain_live(&on_double)).await.unwrap();
+    double.shutdown().await;
+    let _ = std::fs::remove_file(&config);
     let server = RealApiServer::shared().await;
-    tokio::task::spawn_blocking(move || {
-        seed_live(server);
-        // The object's events from both APIs (the real server took the field selectors), each once.
-        let records = live(server, &["explain", "pod/train-0", "-n", "kc-live"]);
-        assert_eq!(reasons(&records), [pair("FailedScheduling", "Warning"), pair("GangWaitingForMembers", "Normal")]);
-        assert!(
-            records.iter().all(|r| r["regarding"]["name"] == "train-0" && r["regarding"]["namespace"] == "kc-live")
-        );
-        let failed = records.iter().find(|r| r["reason"] == "FailedScheduling").unwrap();
-        assert_eq!(failed["count"], 12, "{failed}");
+    tokio::task::spawn_blocking(move || explain_live(server.kubeconfig())).await.unwrap();
+}
 
-        let [diagnosis]: [Value; 1] =
-            live(server, &["explain", "pod/train-0", "-n", "kc-live", "--diagnose"]).try_into().unwrap();
-        assert_eq!(
-            (diagnosis["phase"].as_str(), diagnosis["cause"].as_str()),
-            (Some("Pending"), Some("insufficient-gpu")),
-            "{diagnosis}"
-        );
+/// Live `explain` of [`seed_live`]'s namespace through `kubeconfig`.
+fn explain_live(kubeconfig: &Path) {
+    seed_live(kubeconfig);
+    // The object's events from both APIs (the server took the field selectors), each once.
+    let records = live(kubeconfig, &["explain", "pod/train-0", "-n", "kc-live"]);
+    assert_eq!(reasons(&records), [pair("FailedScheduling", "Warning"), pair("GangWaitingForMembers", "Normal")]);
+    assert!(records.iter().all(|r| r["regarding"]["name"] == "train-0" && r["regarding"]["namespace"] == "kc-live"));
+    let failed = records.iter().find(|r| r["reason"] == "FailedScheduling").unwrap();
+    assert_eq!(failed["count"], 12, "{failed}");
 
-        // infer-0: the stored container status says the last exit was an OOM kill.
-        let [diagnosis]: [Value; 1] =
-            live(server, &["explain", "pod/infer-0", "-n", "kc-live", "--diagnose"]).try_into().unwrap();
-        assert_eq!(diagnosis["phase"], "OOMKilled", "{diagnosis}");
-        assert_eq!(diagnosis["cause"], "container-oom", "{diagnosis}");
-        assert_eq!(diagnosis["nextSteps"][0], "kubectl logs infer-0 -n kc-live -c main --previous", "{diagnosis}");
+    let [diagnosis]: [Value; 1] =
+        live(kubeconfig, &["explain", "pod/train-0", "-n", "kc-live", "--diagnose"]).try_into().unwrap();
+    assert_eq!(
+        (diagnosis["phase"].as_str(), diagnosis["cause"].as_str()),
+        (Some("Pending"), Some("insufficient-gpu")),
+        "{diagnosis}"
+    );
 
-        // The whole namespace: both stuck Pods.
-        let names: Vec<String> = live(server, &["explain", "-n", "kc-live", "--diagnose"])
-            .iter()
-            .map(|d| d["object"]["name"].as_str().unwrap().to_owned())
-            .collect();
-        assert_eq!(names, ["infer-0", "train-0"]);
-    })
-    .await
-    .unwrap();
+    // infer-0: the stored container status says the last exit was an OOM kill.
+    let [diagnosis]: [Value; 1] =
+        live(kubeconfig, &["explain", "pod/infer-0", "-n", "kc-live", "--diagnose"]).try_into().unwrap();
+    assert_eq!(diagnosis["phase"], "OOMKilled", "{diagnosis}");
+    assert_eq!(diagnosis["cause"], "container-oom", "{diagnosis}");
+    assert_eq!(diagnosis["nextSteps"][0], "kubectl logs infer-0 -n kc-live -c main --previous", "{diagnosis}");
+
+    // The whole namespace: both stuck Pods.
+    let names: Vec<String> = live(kubeconfig, &["explain", "-n", "kc-live", "--diagnose"])
+        .iter()
+        .map(|d| d["object"]["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(names, ["infer-0", "train-0"]);
 }
