@@ -787,3 +787,20 @@ trainer-0   0/1     UnexpectedAdmissionError   0          9s
     let (phase, cause, _) = single(text);
     assert_eq!((phase, cause), (Phase::Failed, Cause::DeviceFault));
 }
+
+#[test]
+fn an_unschedulable_condition_is_the_failed_scheduling_it_mirrors() {
+    // Found on a real server: a Pending Pod whose events expired (event TTL 1h) still says why
+    // in its PodScheduled condition; `kubectl get pod -o json` alone was "no object".
+    let pod = r#"{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "train-0", "namespace": "live"},
+      "status": {"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+        "lastTransitionTime": "2026-11-30T05:00:00Z",
+        "message": "0/4 nodes are available: 4 Insufficient nvidia.com/gpu. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod."}]}}"#;
+    let records = records(pod);
+    let [record] = records.as_slice() else { panic!("{records:#?}") };
+    assert_eq!(record.reason, "FailedScheduling");
+    assert!(record.has_flag(gpu_events_core::Flag::FromStatus));
+    assert_eq!(record.details.as_ref().map(|d| d.kind()), Some("fitError"));
+    let (phase, cause, _) = single(pod);
+    assert_eq!((phase, cause), (Phase::Pending, Cause::InsufficientGpu));
+}

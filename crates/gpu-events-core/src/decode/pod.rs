@@ -39,6 +39,10 @@ pub(crate) struct PodStatus {
     pub(crate) oom_killed: Option<ContainerState>,
     /// The first container waiting for a reason (init containers first).
     pub(crate) waiting: Option<ContainerState>,
+    /// The message of a `PodScheduled` condition that is `False` for `Unschedulable`: the
+    /// scheduler writes the FitError it also records as the `FailedScheduling` event there
+    /// (kube-scheduler `handleSchedulingFailure`, v1.37), and the condition outlives the event.
+    pub(crate) unschedulable: Option<String>,
     /// When the status was true: `now` for a pasted describe, the newest time in an object.
     pub(crate) time: Option<DateTime<Utc>>,
 }
@@ -59,6 +63,13 @@ impl PodStatus {
             time: newest_time(&Value::Object(status.clone())),
             ..PodStatus::default()
         };
+        pod.unschedulable = status.get("conditions").and_then(Value::as_array).into_iter().flatten().find_map(|c| {
+            let field = |key: &str| c.get(key).and_then(Value::as_str);
+            (field("type") == Some("PodScheduled")
+                && field("status") == Some("False")
+                && field("reason") == Some("Unschedulable"))
+            .then(|| field("message").unwrap_or_default().to_owned())
+        });
         for (list, init) in [("initContainerStatuses", true), ("containerStatuses", false)] {
             for container in status.get(list).and_then(Value::as_array).into_iter().flatten() {
                 let reason = |state: &str, phase: &str| {
@@ -98,7 +109,10 @@ impl PodStatus {
                 };
                 (state.reason.as_str(), Some(note), state.field_path())
             }
-            (None, None) => return None,
+            (None, None) => match &self.unschedulable {
+                Some(message) => ("FailedScheduling", Some(message.clone()), None),
+                None => return None,
+            },
         };
         let regarding = ObjectReference {
             kind: Some(self.kind.clone().unwrap_or_else(|| "Pod".to_owned())),
@@ -129,7 +143,8 @@ impl PodStatus {
 /// What a Pod's status says, as a record flagged `fromStatus` and timed `now` (the status is
 /// the Pod as it is when read): its status reason and message (`UnexpectedAdmissionError`,
 /// `Evicted`), else the first container killed for memory, else the first waiting one, named in
-/// `regarding.fieldPath`. `None` when the status says nothing is wrong. Live tools add it to the
+/// `regarding.fieldPath`, else an `Unschedulable` `PodScheduled` condition as the
+/// `FailedScheduling` it mirrors. `None` when the status says nothing is wrong. Live tools add it to the
 /// Pod's events before [`diagnose`](crate::diagnose::diagnose).
 pub fn pod_status_record(pod: &k8s_openapi::api::core::v1::Pod, now: DateTime<Utc>) -> Option<EventRecord> {
     let value = serde_json::to_value(pod).ok()?;

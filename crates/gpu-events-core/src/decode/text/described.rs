@@ -199,6 +199,8 @@ pub(super) fn status_record(described: &Described, now: DateTime<Utc>) -> Option
         message: described.status_message.clone(),
         oom_killed: described.oom_killed.clone(),
         waiting: described.waiting.clone(),
+        // `kubectl describe` prints conditions without their messages.
+        unschedulable: None,
         time: Some(now),
     }
     .record()
