@@ -160,6 +160,16 @@ fn pushed_starts(line: &str, header_starts: impl Iterator<Item = usize>) -> Vec<
     starts
 }
 
+/// Whether a column of the header starts inside a word of `line`: the row was not lined up
+/// with this header (a watch event printed alone), so its offsets say nothing.
+fn starts_inside_a_word(line: &str, columns: &[(usize, Column)]) -> bool {
+    let chars: Vec<char> = line.chars().collect();
+    columns
+        .iter()
+        .skip(1)
+        .any(|(start, _)| *start > 0 && *start < chars.len() && chars[*start - 1] != ' ' && chars[*start] != ' ')
+}
+
 impl<'a> Row<'a> {
     /// Read a row with the header's columns; falls back to the cell shapes when the cells do not
     /// line up with the header (empty cells, pasted misalignment).
@@ -246,6 +256,15 @@ impl<'a> Row<'a> {
             if short && !aligned {
                 return None;
             }
+            // A row that kubectl lined up on its own (`get events -w -o wide`: each watch event
+            // is printed alone, wider than the header): its cells, from both ends.
+            if !aligned
+                && !short
+                && starts_inside_a_word(line, columns)
+                && let Some(row) = Self::by_cells_from_both_ends(line, cells, columns)
+            {
+                return Some(row);
+            }
             // A cell wider than its header (a hand-edited paste) pushes the next cell right.
             let starts = pushed_starts(line, columns.iter().map(|(start, _)| *start));
             for (i, (_, column)) in columns.iter().enumerate() {
@@ -262,6 +281,42 @@ impl<'a> Row<'a> {
             }
         }
         (is_reason(row.reason) && row.type_.is_none_or(is_type)).then_some(row)
+    }
+
+    /// The columns before MESSAGE one cell each from the left (an empty SUBOBJECT leaves no
+    /// cell: a cell that is no field path is the next column's), those after it one cell each
+    /// from the right, and the message the text between (its own double spaces kept). `None`
+    /// when the cells do not read as a row.
+    fn by_cells_from_both_ends(
+        line: &'a str,
+        cells: &[(usize, &'a str)],
+        columns: &[(usize, Column)],
+    ) -> Option<Row<'a>> {
+        let message = columns.iter().position(|(_, c)| *c == Column::Message)?;
+        let (before, after) = (&columns[..message], &columns[message + 1..]);
+        let split = cells.len().checked_sub(after.len())?;
+        let (left, right) = cells.split_at(split);
+        let mut row = Row::default();
+        for ((_, column), (_, text)) in after.iter().zip(right) {
+            row.set(*column, text)?;
+        }
+        let mut next = 0;
+        for (_, column) in before {
+            let &(_, text) = left.get(next)?;
+            if *column == Column::Subobject && !(text.contains('{') || text.starts_with("spec.")) {
+                continue;
+            }
+            row.set(*column, text)?;
+            next += 1;
+        }
+        let (start, _) = *left.get(next)?;
+        let (last, text) = *left.last()?;
+        row.message = line.get(start..last + text.len())?.trim_end();
+        let read = is_reason(row.reason)
+            && row.type_.is_none_or(is_type)
+            && row.object.is_none_or(is_object)
+            && !row.message.is_empty();
+        read.then_some(row)
     }
 
     fn set(&mut self, column: Column, text: &'a str) -> Option<()> {
@@ -386,6 +441,30 @@ mod tests {
         let row = Row::parse(line, Header::parse(header).as_ref()).unwrap();
         assert_eq!(row.message, "Image pulled");
         assert_eq!((row.count, row.event_name, row.from), (Some(3), Some("a.17f0"), Some("kubelet, node-a")));
+    }
+
+    #[test]
+    fn watch_rows_wider_than_the_wide_header_read_by_their_cells() {
+        // `kubectl get events -w -o wide` against a real server: each event lined up alone.
+        let header = Header::parse("LAST SEEN   TYPE      REASON             OBJECT        SUBOBJECT   SOURCE              MESSAGE                                                   FIRST SEEN   COUNT   NAME").unwrap();
+        let line = "0s          Normal    GangWaitingForMembers   pod/train-0               GangScheduler, GangScheduler-0   Waiting for gang members: 1/4 ready                       2m           4       train-0.2";
+        let row = Row::parse(line, Some(&header)).unwrap();
+        assert_eq!(
+            (row.reason, row.object, row.from),
+            ("GangWaitingForMembers", Some("pod/train-0"), Some("GangScheduler, GangScheduler-0"))
+        );
+        assert_eq!(
+            (row.message, row.count, row.event_name),
+            ("Waiting for gang members: 1/4 ready", Some(4), Some("train-0.2"))
+        );
+        let line = "14m         Normal    FailedCreatePodSandBoxWithAVeryLongReason   pod/a-very-long-pod-name-for-the-watch-0123456789   spec.containers{main}   kubelet, node-b     two  spaces   and three    four                           30d          123456   long.1";
+        let row = Row::parse(line, Some(&header)).unwrap();
+        assert_eq!(
+            (row.object, row.subobject),
+            (Some("pod/a-very-long-pod-name-for-the-watch-0123456789"), Some("spec.containers{main}"))
+        );
+        assert_eq!((row.from, row.message), (Some("kubelet, node-b"), "two  spaces   and three    four"));
+        assert_eq!((row.count, row.event_name), (Some(123456), Some("long.1")));
     }
 
     #[test]
