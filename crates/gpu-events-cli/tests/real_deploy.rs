@@ -7,39 +7,24 @@
 //! `#[ignore]`d: the first run builds kube-apiserver with Go (minutes, then cached). Run with
 //! `cargo test -p gpu-events-cli --test real_deploy -- --ignored` (`.ci/run` does).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use gpu_events_testkit::RealApiServer;
 use serde_json::Value;
+
+mod common;
+use common::{kubectl_ok, kubectl_output};
 
 /// The repository's deploy/ directory.
 fn deploy(file: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy").join(file).display().to_string()
 }
 
-/// `kubectl --kubeconfig KUBECONFIG ARGS` with `stdin`.
-fn kubectl_output(kubeconfig: &Path, args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new("kubectl")
-        .arg("--kubeconfig")
-        .arg(kubeconfig)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("kubectl is installed");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
-}
-
 /// As [`kubectl_output`], asserting success; its stdout.
 fn kubectl(kubeconfig: &Path, args: &[&str], stdin: &str) -> String {
-    let output = kubectl_output(kubeconfig, args, stdin);
-    assert!(output.status.success(), "kubectl {args:?}: {}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8(output.stdout).unwrap()
+    kubectl_ok(kubeconfig, args, stdin)
 }
 
 /// As [`kubectl_output`], asserting the server refused it with 403 Forbidden; its stderr.

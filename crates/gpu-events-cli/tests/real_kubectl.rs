@@ -16,6 +16,9 @@ use gpu_events_testkit::{ApiServer, RealApiServer};
 use serde_json::Value;
 use tokio::sync::OnceCell;
 
+mod common;
+use common::kubectl_ok;
+
 const NAMESPACE: &str = "kc";
 
 /// `kubectl --kubeconfig K ARGS`, asserting it succeeded.
@@ -25,19 +28,7 @@ fn kubectl(server: &RealApiServer, args: &[&str], stdin: Option<&str>) -> String
 
 /// `kubectl --kubeconfig KUBECONFIG ARGS` (any server), asserting it succeeded.
 fn kubectl_at(kubeconfig: &Path, args: &[&str], stdin: Option<&str>) -> String {
-    let mut child = Command::new("kubectl")
-        .arg("--kubeconfig")
-        .arg(kubeconfig)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("kubectl is installed");
-    child.stdin.take().unwrap().write_all(stdin.unwrap_or("").as_bytes()).unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "kubectl {args:?}: {}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8(output.stdout).unwrap()
+    kubectl_ok(kubeconfig, args, stdin.unwrap_or(""))
 }
 
 /// `gpu-events explain - -o jsonl` on `input`: one record per line.

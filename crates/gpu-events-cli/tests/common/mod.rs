@@ -1,0 +1,28 @@
+//! Helpers shared by the CLI's tests on a real kube-apiserver.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// `kubectl --kubeconfig KUBECONFIG ARGS` with `stdin`, whatever it answers.
+pub fn kubectl_output(kubeconfig: &Path, args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new("kubectl")
+        .arg("--kubeconfig")
+        .arg(kubeconfig)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kubectl is installed");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// As [`kubectl_output`], asserting success; its stdout.
+pub fn kubectl_ok(kubeconfig: &Path, args: &[&str], stdin: &str) -> String {
+    let output = kubectl_output(kubeconfig, args, stdin);
+    assert!(output.status.success(), "kubectl {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
