@@ -122,3 +122,23 @@ fn each_grammar_produces_a_kind_it_lists_and_round_trips() {
         assert_eq!(back, details, "{note}");
     }
 }
+
+/// The families whose grammars have no case-file tests of their own get a sample for every kind:
+/// a new ecosystem or scheduler grammar without one fails here, naming its kind.
+#[test]
+fn every_ecosystem_and_scheduler_kind_has_a_sample() {
+    let sampled: BTreeSet<&str> = SAMPLES
+        .iter()
+        .filter_map(|(reason, note)| {
+            let info = Reason::all().iter().map(|r| r.info()).find(|info| info.id == *reason)?;
+            Some(info.grammar?.parse(&Note::new(note)).kind())
+        })
+        .collect();
+    let missing: Vec<&str> = EcosystemDetails::KINDS
+        .iter()
+        .chain(SchedulingDetails::KINDS)
+        .copied()
+        .filter(|kind| !sampled.contains(kind))
+        .collect();
+    assert!(missing.is_empty(), "kinds without a sample in SAMPLES (add a note the grammar reads): {missing:?}");
+}

@@ -8,6 +8,24 @@
 //! [`Details`](super::Details), and the static itself. A macro rather than a trait with provided
 //! items because the enum, its tag strings and the statics are items, which only a macro can
 //! write from one list. The struct and its parser stay ordinary code in the family's submodule.
+//!
+//! # Adding a grammar
+//!
+//! 1. The struct and its `parse(&str) -> Option<Self>` in the submodule of the reason's source
+//!    (`ecosystem/karpenter.rs` for a Karpenter reason), with unit tests there; the shared helpers
+//!    of the family are in its `text.rs`, the Go-format ones in `details/template.rs`.
+//! 2. One row in the family's `mod.rs` (`ecosystem/mod.rs`), beside its source's rows:
+//!    `NodeRepairBlocked(NodeRepairBlocked) => "nodeRepairBlocked", grammar NODE_REPAIR_BLOCKED;`.
+//!    The kind is the variant's name in camelCase (a unit test checks it); prefix the source
+//!    (`KarpenterEvicted`) only when another family already has that name.
+//! 3. The catalogue row (`reason/<source>.rs`; a row without a grammar has no `grammar:` line) gets
+//!    `grammar: Some(&crate::details::ecosystem::NODE_REPAIR_BLOCKED),`.
+//! 4. A sample note in `tests/grammars.rs`'s `SAMPLES` (its tests fail, naming the kind, when an
+//!    ecosystem or scheduler kind has none, when a kind is declared twice, or when no catalogue
+//!    row produces it), and the parser in the "never panics" proptest of the family's
+//!    `tests/cases_*.rs` file.
+//! 5. Regenerate `docs/reasons.md`: `cargo run -p gpu-events-cli -- reasons -o markdown >
+//!    docs/reasons.md` (a test fails while it is stale).
 
 /// Declares a details family enum and its grammars. Row shapes:
 ///
