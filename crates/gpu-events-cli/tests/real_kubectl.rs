@@ -84,26 +84,38 @@ fn seed(server: &RealApiServer) {
     let uid =
         |name: &str| kubectl(server, &["-n", NAMESPACE, "get", "pod", name, "-o", "jsonpath={.metadata.uid}"], None);
     let (train, infer) = (uid("train-0"), uid("infer-0"));
+    let events = train_and_infer_events(NAMESPACE, Some((&train, &infer)), 5, 1);
+    kubectl(server, &["create", "-f", "-"], Some(&events));
+}
+
+/// The seeded events, as YAML for `kubectl create`: train-0's FailedScheduling (core/v1, count 12, first seen 50
+/// minutes ago, last `train_last` minutes ago) and GangWaitingForMembers (events.k8s.io/v1, 3 minutes ago), and
+/// infer-0's BackOff (count 30, last `infer_last` minutes ago); with the Pods' uids when given.
+fn train_and_infer_events(ns: &str, uids: Option<(&str, &str)>, train_last: i64, infer_last: i64) -> String {
     let now = chrono::Utc::now();
     let ago = |minutes: i64| (now - chrono::Duration::minutes(minutes)).format("%Y-%m-%dT%H:%M:%SZ").to_string();
-    let micro = (now - chrono::Duration::minutes(3)).format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string();
-    let events = format!(
+    let micro = (now - chrono::Duration::minutes(3)).format("%Y-%m-%dT%H:%M:%S%.6fZ");
+    let (train_uid, infer_uid, infer_ref) = match uids {
+        Some((train, infer)) => (format!(", uid: {train}"), format!(", uid: {infer}"), format!("({infer})")),
+        None => (String::new(), String::new(), String::new()),
+    };
+    format!(
         r#"apiVersion: v1
 kind: Event
-metadata: {{name: train-0.1, namespace: {NAMESPACE}}}
-involvedObject: {{apiVersion: v1, kind: Pod, namespace: {NAMESPACE}, name: train-0, uid: {train}}}
+metadata: {{name: train-0.1, namespace: {ns}}}
+involvedObject: {{apiVersion: v1, kind: Pod, namespace: {ns}, name: train-0{train_uid}}}
 reason: FailedScheduling
 type: Warning
 message: "0/4 nodes are available: 4 Insufficient nvidia.com/gpu. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod."
 source: {{component: default-scheduler}}
 count: 12
 firstTimestamp: "{first}"
-lastTimestamp: "{last}"
+lastTimestamp: "{train_last}"
 ---
 apiVersion: events.k8s.io/v1
 kind: Event
-metadata: {{name: train-0.2, namespace: {NAMESPACE}}}
-regarding: {{apiVersion: v1, kind: Pod, namespace: {NAMESPACE}, name: train-0, uid: {train}}}
+metadata: {{name: train-0.2, namespace: {ns}}}
+regarding: {{apiVersion: v1, kind: Pod, namespace: {ns}, name: train-0{train_uid}}}
 reason: GangWaitingForMembers
 type: Normal
 action: Waiting
@@ -114,21 +126,20 @@ eventTime: "{micro}"
 ---
 apiVersion: v1
 kind: Event
-metadata: {{name: infer-0.1, namespace: {NAMESPACE}}}
-involvedObject: {{apiVersion: v1, kind: Pod, namespace: {NAMESPACE}, name: infer-0, uid: {infer}, fieldPath: "spec.containers{{main}}"}}
+metadata: {{name: infer-0.1, namespace: {ns}}}
+involvedObject: {{apiVersion: v1, kind: Pod, namespace: {ns}, name: infer-0{infer_uid}, fieldPath: "spec.containers{{main}}"}}
 reason: BackOff
 type: Warning
-message: "Back-off restarting failed container main in pod infer-0_{NAMESPACE}({infer})"
+message: "Back-off restarting failed container main in pod infer-0_{ns}{infer_ref}"
 source: {{component: kubelet, host: node-a}}
 count: 30
 firstTimestamp: "{first}"
-lastTimestamp: "{recent}"
+lastTimestamp: "{infer_last}"
 "#,
         first = ago(50),
-        last = ago(5),
-        recent = ago(1),
-    );
-    kubectl(server, &["create", "-f", "-"], Some(&events));
+        train_last = ago(train_last),
+        infer_last = ago(infer_last),
+    )
 }
 
 fn pod_yaml(name: &str) -> String {
@@ -513,49 +524,7 @@ fn seed_live(kubeconfig: &Path) {
         None,
     );
     assert_eq!(stored, "OOMKilled", "the server kept the patched status");
-    let now = chrono::Utc::now();
-    let ago = |minutes: i64| (now - chrono::Duration::minutes(minutes)).format("%Y-%m-%dT%H:%M:%SZ").to_string();
-    let events = format!(
-        r#"apiVersion: v1
-kind: Event
-metadata: {{name: train-0.1, namespace: {NS}}}
-involvedObject: {{apiVersion: v1, kind: Pod, namespace: {NS}, name: train-0}}
-reason: FailedScheduling
-type: Warning
-message: "0/4 nodes are available: 4 Insufficient nvidia.com/gpu. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod."
-source: {{component: default-scheduler}}
-count: 12
-firstTimestamp: "{first}"
-lastTimestamp: "{last}"
----
-apiVersion: events.k8s.io/v1
-kind: Event
-metadata: {{name: train-0.2, namespace: {NS}}}
-regarding: {{apiVersion: v1, kind: Pod, namespace: {NS}, name: train-0}}
-reason: GangWaitingForMembers
-type: Normal
-action: Waiting
-note: "Waiting for gang members: 1/4 ready"
-reportingController: GangScheduler
-reportingInstance: GangScheduler-0
-eventTime: "{micro}"
----
-apiVersion: v1
-kind: Event
-metadata: {{name: infer-0.1, namespace: {NS}}}
-involvedObject: {{apiVersion: v1, kind: Pod, namespace: {NS}, name: infer-0, fieldPath: "spec.containers{{main}}"}}
-reason: BackOff
-type: Warning
-message: "Back-off restarting failed container main in pod infer-0_{NS}"
-source: {{component: kubelet, host: node-a}}
-count: 30
-firstTimestamp: "{first}"
-lastTimestamp: "{last}"
-"#,
-        first = ago(50),
-        last = ago(2),
-        micro = (now - chrono::Duration::minutes(3)).format("%Y-%m-%dT%H:%M:%S%.6fZ"),
-    );
+    let events = train_and_infer_events(NS, None, 2, 2);
     kubectl_at(kubeconfig, &["create", "--validate=false", "-f", "-"], Some(&events));
 }
 

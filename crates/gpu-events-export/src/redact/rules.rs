@@ -871,16 +871,18 @@ fn version_quad(text: &str, start: usize, end: usize) -> bool {
     }
     let head = text.get(..start).unwrap_or_default();
     let head = head.strip_suffix([' ', '=', ':', 'v', 'V']).unwrap_or(head).trim_end_matches(' ');
-    let word: String = head
-        .chars()
+    // The word before, as ASCII bytes (`cuDNN`, `CUDNN_VERSION`): no allocation per candidate.
+    let word_start = head
+        .char_indices()
         .rev()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
-    let word = word.to_ascii_lowercase();
-    VERSION_WORDS.iter().any(|w| word.strip_suffix(w).is_some_and(|head| head.is_empty() || head.ends_with('_')))
+        .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let word = &head.as_bytes()[word_start..];
+    VERSION_WORDS.iter().any(|w| {
+        word.len() >= w.len()
+            && word[word.len() - w.len()..].eq_ignore_ascii_case(w.as_bytes())
+            && (word.len() == w.len() || word[word.len() - w.len() - 1] == b'_')
+    })
 }
 
 /// An IPv6 candidate is an address when it stands alone (not glued to letters, digits, `:`, `.`

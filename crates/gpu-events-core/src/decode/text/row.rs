@@ -163,11 +163,12 @@ fn pushed_starts(line: &str, header_starts: impl Iterator<Item = usize>) -> Vec<
 /// Whether a column of the header starts inside a word of `line`: the row was not lined up
 /// with this header (a watch event printed alone), so its offsets say nothing.
 fn starts_inside_a_word(line: &str, columns: &[(usize, Column)]) -> bool {
-    let chars: Vec<char> = line.chars().collect();
-    columns
-        .iter()
-        .skip(1)
-        .any(|(start, _)| *start > 0 && *start < chars.len() && chars[*start - 1] != ' ' && chars[*start] != ' ')
+    let bytes = line.as_bytes();
+    columns.iter().skip(1).any(|(start, _)| {
+        // Header offsets count characters; `byte_offset` maps them without collecting the line.
+        let at = byte_offset(line, *start);
+        at > 0 && at < bytes.len() && bytes[at - 1] != b' ' && bytes[at] != b' '
+    })
 }
 
 impl<'a> Row<'a> {
