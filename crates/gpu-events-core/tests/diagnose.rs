@@ -670,10 +670,20 @@ fn root_causes_over_the_latest_event() {
     // Accelerators beyond NVIDIA and AMD are GPUs too.
     for resource in ["tencent.com/vcuda-core", "huawei.com/Ascend910", "gpu.intel.com/i915"] {
         let text = format!(
-            "  Warning  FailedScheduling  1m  default-scheduler  0/1 nodes are available: 1 Insufficient {resource}.\n"
+            "  Warning  FailedScheduling  1m  default-scheduler  0/3 nodes are available: 3 Insufficient {resource}.\n"
         );
         assert_eq!(single(&text).1, Cause::InsufficientGpu, "{resource}");
+        // The only node of the cluster has none: nothing advertises it there (corpus 134, 140).
+        let alone = text.replace("0/3", "0/1").replace(": 3 ", ": 1 ");
+        assert_eq!(single(&alone), (Phase::Pending, Cause::DevicePluginMissing, Confidence::Medium), "{resource}");
     }
+    // NVIDIA's whole GPUs on one node are as often all taken: no such inference.
+    let nvidia =
+        "  Warning  FailedScheduling  1m  default-scheduler  0/1 nodes are available: 1 Insufficient nvidia.com/gpu.\n";
+    assert_eq!(single(nvidia).1, Cause::InsufficientGpu);
+    // Another reason beside the shortage: no inference either.
+    let mixed = "  Warning  FailedScheduling  1m  default-scheduler  0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient huawei.com/Ascend910.\n";
+    assert_ne!(single(mixed).1, Cause::DevicePluginMissing);
 }
 
 // ----- device faults, driver paths, start failures (each from a real text; corpus cases noted) --
@@ -803,4 +813,16 @@ fn an_unschedulable_condition_is_the_failed_scheduling_it_mirrors() {
     assert_eq!(record.details.as_ref().map(|d| d.kind()), Some("fitError"));
     let (phase, cause, _) = single(pod);
     assert_eq!((phase, cause), (Phase::Pending, Cause::InsufficientGpu));
+}
+
+#[test]
+fn a_failed_scale_up_and_a_gang_of_one() {
+    // corpus 156 (GKE): the autoscaler tried for this Pod and the cloud refused.
+    let text = "  Warning  FailedScaleUp  2m  cluster-autoscaler  Node scale up in zones us-central1-c associated with this pod failed: GCE quota exceeded. Pod is at risk of not being scheduled.\n";
+    assert_eq!(single(text), (Phase::Pending, Cause::NodeExpansionFailed, Confidence::High));
+    // corpus 101 (Volcano): a gang whose minAvailable is 1 waits for no other member.
+    let text = "  Warning  Unschedulable  69s  volcano  1/1 tasks in gang unschedulable: pod group is not ready, 1 Pending, 1 minAvailable.\n";
+    assert_eq!(single(text).1, Cause::InsufficientResources);
+    let text = "  Warning  Unschedulable  66s  volcano  4/4 tasks in gang unschedulable: pod group is not ready, 4 Pending, 4 minAvailable.\n";
+    assert_eq!(single(text).1, Cause::GangWaiting);
 }

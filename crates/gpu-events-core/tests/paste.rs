@@ -66,7 +66,8 @@ fn json_between_prose_is_read() {
     let (records, reported) = read(text);
     assert_eq!(records.len(), 1, "{reported:?}");
     assert_eq!(records[0].regarding.name.as_deref(), Some("p"));
-    assert_eq!(reported, ["line 1: text, not events", "line 4: text, not events"]);
+    // Line 1 is a typed command (read: it starts a new section), line 4 prose.
+    assert_eq!(reported, ["line 4: text, not events"]);
 }
 
 #[test]
@@ -138,4 +139,92 @@ fn rows_cut_at_one_column_are_flagged_cut() {
     let text = format!("{ROW}\n{ROW}\n");
     let (records, _) = read(&text);
     assert!(records.iter().all(|r| !r.has_flag(gpu_events_core::Flag::CutInPaste)));
+}
+
+// ----- found on real texts of the corpus (tuning split; the case each shape comes from noted) -----
+
+#[test]
+fn prose_that_yaml_chokes_on_is_text_not_a_yaml_error() {
+    // corpus 174: steps as a `- ` list under a heading that ends in a colon.
+    let text = "Steps to reproduce:\n- Create a cluster with a GPU pool.\n- Open the details page: the pod is stuck.\n";
+    let (records, reported) = read(text);
+    assert!(records.is_empty());
+    assert_eq!(reported, ["lines 1-3: text, not events"]);
+    // Input that opens as YAML still gets the YAML parser's position.
+    let (_, reported) = read("a: [\n");
+    assert!(reported[0].contains("malformed YAML at line"), "{reported:?}");
+}
+
+#[test]
+fn a_manifest_with_an_elided_part_is_an_object_and_the_events_after_it_are_read() {
+    // corpus 119: the poster cut the manifest with `.....`.
+    let text = "my job:\napiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata:\n  name: train-a\n  namespace: ml\nspec:\n  minAvailable: 1\n  tasks:\n  .....\nthe podgroup says:\nEvents:\n  Type     Reason         Age   From     Message\n  ----     ------         ----  ----     -------\n  Normal   Unschedulable  15s   volcano  queue resource quota insufficient\n";
+    let (records, reported) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?} {reported:?}") };
+    assert_eq!(record.note, "queue resource quota insufficient");
+    assert!(
+        reported.contains(&"lines 2-10: a Job object (train-a) in YAML form, not events".to_owned()),
+        "{reported:?}"
+    );
+}
+
+#[test]
+fn a_typed_describe_of_any_kind_names_the_section_below_it() {
+    // corpus 101: `kubectl describe pg NAME` and elided output with no `Name:` line.
+    let text = "kubectl describe pg train-a -n ml\n...\nStatus:\n  Conditions:\n    Message:  1/1 tasks in gang unschedulable: pod group is not ready, 1 Pending, 1 minAvailable.\n    Reason:   NotEnoughResources\n    Type:     Unschedulable\nEvents:\n  Type     Reason         Age   From     Message\n  ----     ------         ----  ----     -------\n  Warning  Unschedulable  69s   volcano  1/1 tasks in gang unschedulable: pod group is not ready, 1 Pending, 1 minAvailable.\n";
+    let (records, reported) = read(text);
+    // One event; the condition's Reason is no container state (no status record of it).
+    let [record] = records.as_slice() else { panic!("{records:?} {reported:?}") };
+    assert_eq!(record.regarding.kind.as_deref(), Some("PodGroup"));
+    assert_eq!(record.regarding.name.as_deref(), Some("train-a"));
+    assert_eq!(record.regarding.namespace.as_deref(), Some("ml"));
+}
+
+#[test]
+fn the_namespace_comes_from_the_command_or_the_scheduled_note() {
+    // corpus 147: `kubectl get events` without a NAMESPACE column; the Scheduled note names it.
+    let table = "LAST SEEN   TYPE      REASON      OBJECT       MESSAGE\n7m59s       Normal    Scheduled   pod/gpu-a    Successfully assigned team-a/gpu-a to node-a\n6m22s       Warning   Failed      pod/gpu-a    Error: ErrImagePull\n";
+    let (records, _) = read(table);
+    assert!(records.iter().all(|r| r.regarding.namespace.as_deref() == Some("team-a")), "{records:?}");
+    // `-n NS` typed above it.
+    let typed = format!(
+        "$ kubectl get events -n team-b\n{}",
+        table.replace("team-a/", "team-b/").lines().take(1).chain(table.lines().skip(2)).collect::<Vec<_>>().join("\n")
+    );
+    let (records, _) = read(&typed);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!(record.regarding.namespace.as_deref(), Some("team-b"));
+    // `--field-selector involvedObject.name=` names the object of rows that print none.
+    let selected = "$ kubectl get events --field-selector involvedObject.name=gpu-c -n team-c\nLAST SEEN   TYPE      REASON    MESSAGE\n6m22s       Warning   Failed    Error: ErrImagePull\n";
+    let (records, _) = read(selected);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!(
+        (record.regarding.name.as_deref(), record.regarding.namespace.as_deref()),
+        (Some("gpu-c"), Some("team-c"))
+    );
+}
+
+#[test]
+fn a_reason_colon_message_line_wrapped_by_hand_is_one_event() {
+    // corpus 125: `Reason: message` with the message continued on indented lines.
+    let text = "Every call fails with:\nFailedPrepareDynamicResources: Failed to prepare dynamic resources:\n  NodePrepareResources failed for claim ml/claim-a:\n  plugin not ready\n";
+    let (records, _) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!(record.reason, "FailedPrepareDynamicResources");
+    assert_eq!(
+        record.note,
+        "Failed to prepare dynamic resources: NodePrepareResources failed for claim ml/claim-a: plugin not ready"
+    );
+    // A one-word reason before a colon is prose as often: not read.
+    let (records, _) = read("Failed: the job did not start after three tries\n");
+    assert!(records.is_empty(), "{records:?}");
+}
+
+#[test]
+fn a_row_inside_a_sentence_ends_where_its_grammar_does() {
+    // corpus 116: the sentence goes on after the message.
+    let text = "It fails with  error Warning UnexpectedAdmissionError kubelet Allocate failed due to rpc error: code = Unknown desc = no gpu left, which is unexpected some of the time\n";
+    let (records, _) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!(record.note, "Allocate failed due to rpc error: code = Unknown desc = no gpu left, which is unexpected");
 }

@@ -137,9 +137,14 @@ impl<R: BufRead> Decoder<R> {
                     let documents = yaml::YamlDocuments::parse(&text);
                     if documents.holds_objects() {
                         (Format::Yaml, Documents::Yaml(documents))
-                    } else if !documents.holds_errors() || segment::count(&text) > 1 {
-                        // Scalars (prose, a quoted row, a bare message), or YAML among other
-                        // text: each part to its reader.
+                    } else if !documents.holds_errors()
+                        || segment::count(&text) > 1
+                        || !segment::starts_like_yaml(&text)
+                    {
+                        // Scalars (prose, a quoted row, a bare message), YAML among other text,
+                        // or text the YAML parser chokes on that does not start like a
+                        // Kubernetes object (`Steps to reproduce:` then a `- ` list): each part
+                        // to its reader, which reports what it could not read by line range.
                         (Format::Text, segmented(text))
                     } else {
                         (Format::Yaml, Documents::YamlOrText(documents, text))

@@ -115,6 +115,18 @@ pub(crate) fn count(input: &str) -> usize {
     spans_of(&lines).len()
 }
 
+/// Whether `input` opens as YAML does: its first line with text is `---`, a `- ` item, or a
+/// `key:` with a lower-case field name (`apiVersion:`, `a: [`), not prose that ends in a
+/// colon (`Steps to reproduce:`). A parse error in such an input is a YAML error to report;
+/// in any other, the text readers say which lines they could not read.
+pub(crate) fn starts_like_yaml(input: &str) -> bool {
+    let Some(first) = input.lines().find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#')) else {
+        return false;
+    };
+    let first = first.trim_start();
+    first.trim_end() == "---" || first.starts_with("- ") || continues_yaml(first)
+}
+
 /// The regions as (shape, first, last) 0-based line indices; neighbours of one shape merged.
 fn spans_of(lines: &[Cow<'_, str>]) -> Vec<(Shape, usize, usize)> {
     let mut spans: Vec<(Shape, usize, usize)> = Vec::new();
@@ -223,7 +235,14 @@ fn yaml_end(lines: &[Cow<'_, str>], at: usize) -> Option<usize> {
 
 /// Whether a non-blank line can be part of a YAML object begun above it.
 fn continues_yaml(line: &str) -> bool {
-    if line.starts_with([' ', '\t']) || line.starts_with("- ") || line.trim_end() == "-" || line.trim_end() == "---" {
+    // A poster's elision (`.....`) between fields: the YAML reader blanks it.
+    let elision = line.len() > 3 && line.trim_end().bytes().all(|b| b == b'.');
+    if elision
+        || line.starts_with([' ', '\t'])
+        || line.starts_with("- ")
+        || line.trim_end() == "-"
+        || line.trim_end() == "---"
+    {
         return true;
     }
     // `key:` with a lower-camel Kubernetes field name (`apiVersion`, `metadata`, `status`).

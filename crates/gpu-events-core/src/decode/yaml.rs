@@ -34,8 +34,9 @@ impl YamlDocuments {
             }
             return YamlDocuments { documents };
         }
+        let text = without_elisions(text);
         let mut documents = VecDeque::new();
-        for document in serde_yaml_ng::Deserializer::from_str(text) {
+        for document in serde_yaml_ng::Deserializer::from_str(&text) {
             match Value::deserialize(document) {
                 // An empty document (a trailing `---`) holds nothing.
                 Ok(Value::Null) => {}
@@ -129,4 +130,29 @@ fn strip_position(text: &str) -> String {
         Some(at) => text[..at].to_owned(),
         None => text.to_owned(),
     }
+}
+
+/// Whether a line is a poster's elision inside a manifest (`  .....`, `    …`): lines left out,
+/// not YAML. A `...` at column 0 is YAML's document end marker and stays.
+fn is_elision(line: &str) -> bool {
+    let trimmed = line.trim();
+    let dots = trimmed.len() >= 3 && trimmed.bytes().all(|b| b == b'.');
+    (dots && line != "..." && line.trim_end() != "...") || trimmed == "…" || trimmed == "[...]"
+}
+
+/// The text with each elision line blanked (so positions in errors stay the input's).
+fn without_elisions(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.lines().any(is_elision) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        if is_elision(body) {
+            out.push_str(&line[body.len()..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }

@@ -40,6 +40,17 @@ pub(super) fn hami_code(text: &str) -> Option<Cause> {
     HAMI_CODES.iter().find(|(code, _)| lower.contains(code)).map(|(_, cause)| *cause)
 }
 
+/// Whether a resource is one a vendor's own device plugin registers under names that vary by
+/// model or mode (`huawei.com/Ascend910B3-memory` beside `huawei.com/Ascend910`,
+/// `tencent.com/vcuda-core`, `aws.amazon.com/neuron`, `gpu.intel.com/i915`), so that a request
+/// often names what no plugin on the node advertises; not NVIDIA's or AMD's whole-GPU
+/// resources, nor the names a scheduler of their own accounts for (HAMi, Volcano vGPU, KAI,
+/// TensorFusion), whose shortage is as often real.
+fn registered_per_model(resource: &str) -> bool {
+    crate::accelerators::family_of(resource)
+        .is_some_and(|f| matches!(f.name, "gpu-manager" | "gpushare" | "intel" | "ascend" | "tpu" | "neuron" | "gaudi"))
+}
+
 /// Node counts per class of reason.
 #[derive(Default)]
 struct Tally {
@@ -55,6 +66,9 @@ struct Tally {
     dra_unsatisfiable: u32,
     /// MIG: short of a `nvidia.com/mig-<profile>` resource.
     mig_short: u32,
+    /// Short of a vendor accelerator by the scheduler's own count (`Insufficient X`, X of a
+    /// family [`registered_per_model`]), not an extender's token.
+    counted_short: u32,
     /// A request no card offers (HAMi's `ModeNotFit`, `CardTypeMismatch`).
     invalid: u32,
     /// Cards reported unhealthy (HAMi's `CardNotHealth`).
@@ -90,6 +104,9 @@ pub(super) fn cause(fit: &FitError) -> Option<Cause> {
         match &entry.reason {
             NodeReason::Insufficient { resource, .. } if is_gpu_resource(resource) => {
                 tally.gpu_short = tally.gpu_short.max(count);
+                if registered_per_model(resource) {
+                    tally.counted_short = tally.counted_short.max(count);
+                }
                 if crate::accelerators::family_of(resource).is_some_and(|f| f.name == "nvidia-mig") {
                     tally.mig_short = tally.mig_short.max(count);
                 }
@@ -140,6 +157,13 @@ pub(super) fn cause(fit: &FitError) -> Option<Cause> {
     }
     if t.dra_unsatisfiable > 0 && t.dra_unsatisfiable >= t.gpu_short {
         return Some(Cause::DraClaimUnsatisfiable);
+    }
+    // The one node of a one-node cluster has none of a vendor accelerator to give, and nothing
+    // else is wrong: more often nothing advertises the resource there (no device plugin, or one
+    // that registers other names) than another Pod holds all of it.
+    let alone = t.other_short + t.taint + t.affinity + t.volume + t.mig_short == 0;
+    if fit.total_nodes == Some(1) && t.counted_short == 1 && alone {
+        return Some(Cause::DevicePluginMissing);
     }
     if t.gpu_short > 0 {
         return Some(if t.other_short > t.gpu_short {

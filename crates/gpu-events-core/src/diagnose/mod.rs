@@ -61,22 +61,28 @@
 //!
 //! 1. A quota token (an extender's `ExceedsGPUQuota`) names the cause outright:
 //!    `gpu-quota-exceeded`.
-//! 2. Nodes short of an accelerator (`Insufficient nvidia.com/gpu`, `amd.com/gpu`, MIG
+//! 2. The one node of a one-node cluster short of a vendor accelerator whose plugin registers
+//!    names per model or mode (Ascend, gpu-manager's vCUDA, Neuron, Intel, gpushare, TPU,
+//!    Gaudi) by the scheduler's count (`0/1 nodes are available: 1 Insufficient
+//!    huawei.com/Ascend910B3-memory`), nothing else wrong: `device-plugin-missing` at Medium
+//!    (nothing advertises the resource there more often than one Pod holds all of it; corpus
+//!    134, 135, 140). NVIDIA's and AMD's whole GPUs stay `insufficient-gpu` (rule 3).
+//! 3. Nodes short of an accelerator (`Insufficient nvidia.com/gpu`, `amd.com/gpu`, MIG
 //!    profiles, vendor tokens such as HAMi's `NodeUnfitPod`, DRA's `cannot allocate all
 //!    claims`): `insufficient-gpu`, however many other nodes taints or affinity exclude; unless
 //!    more nodes are short of CPU, memory or Pod slots than of GPUs, so that some nodes have a
 //!    GPU to spare and lack the rest: `insufficient-resources`.
-//! 3. Otherwise nodes that passed placement and failed later: short of CPU, memory or Pod slots
+//! 4. Otherwise nodes that passed placement and failed later: short of CPU, memory or Pod slots
 //!    (`insufficient-resources`), or of a volume's zone or attach limit (`volume-mount-failed`),
 //!    the one on more nodes.
-//! 4. Otherwise every node is excluded by placement. Only taints: `untolerated-taint`; only
+//! 5. Otherwise every node is excluded by placement. Only taints: `untolerated-taint`; only
 //!    affinity: `node-affinity-mismatch`. Both: a taint that names an accelerator
 //!    (`nvidia.com/gpu`, `dedicated: gpu`) means the GPU nodes are the tainted ones
 //!    (`untolerated-taint`); taints that are only node states or roles
 //!    (`node.kubernetes.io/unreachable`, `node-role.kubernetes.io/control-plane`) mean the
 //!    tainted nodes were never candidates (`node-affinity-mismatch`); else the reason on more
 //!    nodes, a tie going to the taint (its filter runs first).
-//! 5. A FitError with no per-node reason but a PVC PreFilter message (`pod has unbound immediate
+//! 6. A FitError with no per-node reason but a PVC PreFilter message (`pod has unbound immediate
 //!    PersistentVolumeClaims`): `volume-mount-failed`. Anything else: no cause.
 
 mod cause;

@@ -69,6 +69,8 @@ pub(super) fn read(record: &EventRecord) -> Signal {
                     cause(Phase::Pending, Cause::WrongScheduler, Medium)
                 }
                 Some(Details::Scheduling(SchedulingDetails::FitError(fit))) => match super::fit::cause(fit) {
+                    // Inferred from the shape of the cluster, not said by the note.
+                    Some(Cause::DevicePluginMissing) => cause(Phase::Pending, Cause::DevicePluginMissing, Medium),
                     Some(cause_) => cause(Phase::Pending, cause_, High),
                     None => cause(Phase::Pending, Cause::Unknown, Medium),
                 },
@@ -84,6 +86,13 @@ pub(super) fn read(record: &EventRecord) -> Signal {
                 _ if note.starts_with("queue resource quota insufficient") => {
                     cause(Phase::Pending, Cause::GpuQuotaExceeded, Medium)
                 }
+                // A gang of one waits for no other member: its one task does not fit (Volcano
+                // gives no per-node reason here; the PodGroup's condition says NotEnoughResources).
+                Some(Details::Scheduling(SchedulingDetails::VolcanoGangUnschedulable(gang)))
+                    if gang.job_fit.min_available == Some(1) && gang.unschedulable_tasks >= 1 =>
+                {
+                    cause(Phase::Pending, Cause::InsufficientResources, Medium)
+                }
                 // A Volcano gang that waits for its members, with no per-node reason:
                 // `10/16 tasks in gang unschedulable: pod group is not ready, 10 minAvailable`.
                 _ if is_gang_summary_only(note) => cause(Phase::Pending, Cause::GangWaiting, Medium),
@@ -96,6 +105,11 @@ pub(super) fn read(record: &EventRecord) -> Signal {
         }
         Reason::Karpenter(KarpenterReason::FailedScheduling) => {
             cause(Phase::Pending, Cause::NodeExpansionFailed, Medium)
+        }
+        // The scale-up for this Pod was tried and failed (a cloud quota, a stockout): GKE's
+        // `Node scale up in zones Z associated with this pod failed: E`.
+        Reason::ClusterAutoscaler(ClusterAutoscalerReason::FailedScaleUp) => {
+            cause(Phase::Pending, Cause::NodeExpansionFailed, High)
         }
         Reason::ClusterAutoscaler(ClusterAutoscalerReason::NotTriggerScaleUp) => {
             cause(Phase::Pending, Cause::NodeExpansionFailed, Medium)

@@ -87,6 +87,46 @@ pub(crate) fn spelled(lower: &str) -> String {
     )
 }
 
+/// kubectl's short names (`kubectl api-resources`, v1.35; Volcano's `vcjob`/`vj` and `pg`,
+/// Karpenter's `nc`), for the resource a typed command names.
+const SHORT_NAMES: &[(&str, &str)] = &[
+    ("po", "Pod"),
+    ("no", "Node"),
+    ("ns", "Namespace"),
+    ("svc", "Service"),
+    ("cm", "ConfigMap"),
+    ("pvc", "PersistentVolumeClaim"),
+    ("pv", "PersistentVolume"),
+    ("cj", "CronJob"),
+    ("ds", "DaemonSet"),
+    ("deploy", "Deployment"),
+    ("rs", "ReplicaSet"),
+    ("sts", "StatefulSet"),
+    ("hpa", "HorizontalPodAutoscaler"),
+    ("pg", "PodGroup"),
+    ("podgroups", "PodGroup"),
+    ("vcjob", "Job"),
+    ("vcjobs", "Job"),
+    ("vj", "Job"),
+    ("nc", "NodeClaim"),
+];
+
+/// The kind of a resource as a kubectl command names it: the kind in any case, its plural
+/// (`pods`, `gpupools`, `nodeclaims.karpenter.sh`) or a short name (`po`, `pg`, `vcjob`);
+/// `None` for a word that names no kind the readers know.
+pub fn of_resource(resource: &str) -> Option<&'static str> {
+    let resource = resource.split('.').next().unwrap_or(resource);
+    if let Some((_, kind)) = SHORT_NAMES.iter().find(|(short, _)| short.eq_ignore_ascii_case(resource)) {
+        return Some(kind);
+    }
+    let singular = [resource.strip_suffix("es"), resource.strip_suffix('s'), Some(resource)];
+    singular
+        .into_iter()
+        .flatten()
+        .find_map(|word| KINDS.iter().find(|k| k.kind.eq_ignore_ascii_case(word)))
+        .map(|k| k.kind)
+}
+
 /// Whether objects of `kind` have no namespace (a kind not in [`KINDS`] is taken as namespaced).
 pub fn is_cluster_scoped(kind: &str) -> bool {
     kind_info(kind).is_some_and(|k| k.cluster_scoped)
@@ -107,6 +147,14 @@ mod tests {
         assert_eq!(kind_info("nodeclaim.karpenter.sh").map(|k| k.group), Some("karpenter.sh"));
         assert!(is_cluster_scoped("Node") && is_cluster_scoped("GPUPool") && !is_cluster_scoped("Pod"));
         assert!(!is_cluster_scoped("SomethingElse"));
+        assert_eq!(of_resource("po"), Some("Pod"));
+        assert_eq!(of_resource("pods"), Some("Pod"));
+        assert_eq!(of_resource("gpupools"), Some("GPUPool"));
+        assert_eq!(of_resource("nodeclaims.karpenter.sh"), Some("NodeClaim"));
+        assert_eq!(of_resource("pg"), Some("PodGroup"));
+        assert_eq!(of_resource("vcjob"), Some("Job"));
+        assert_eq!(of_resource("classes"), None);
+        assert_eq!(of_resource("logs"), None);
         let mut seen = std::collections::BTreeSet::new();
         assert!(KINDS.iter().all(|k| seen.insert(k.kind.to_ascii_lowercase())), "one row per kind");
     }

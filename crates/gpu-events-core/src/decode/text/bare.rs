@@ -19,6 +19,12 @@ const EXTRA_STARTS: &[Start] = &[
     ("0/", "FailedScheduling", Some("Warning")),
     // GKE's cluster-autoscaler writes the NotTriggerScaleUp note capitalised.
     ("Pod didn't trigger scale-up", "NotTriggerScaleUp", Some("Normal")),
+    // The kubelet's container start failure (pkg/kubelet/kuberuntime/kuberuntime_container.go:
+    // `FailedToStartContainer`, "Error: %v" of the runtime's error): `Error: ` alone is too
+    // common a start, the runtime's own words after it are not.
+    ("Error: failed to start container", "Failed", Some("Warning")),
+    ("Error: failed to create containerd task", "Failed", Some("Warning")),
+    ("Error: failed to create task for container", "Failed", Some("Warning")),
 ];
 
 /// A message start, the reason whose messages start so, and its type when it has only one.
@@ -66,8 +72,41 @@ fn starts() -> &'static [Start] {
     })
 }
 
+/// How many trailing words of prose a message quoted in a sentence may carry ("... which is
+/// unexpected some time", "... not being scheduled. I checked quota there").
+const MAX_PROSE_WORDS: usize = 16;
+
+/// A message quoted in prose without its end marked, cut where the sentence goes on: when
+/// `reason`'s grammar does not read the whole text but reads it without its last words, the
+/// longest such prefix (at most [`MAX_PROSE_WORDS`] words off). The grammar is the one
+/// declaration of where its message ends; a text it reads whole, or a reason without one, is
+/// kept as it is.
+pub(super) fn without_trailing_prose<'m>(reason: &str, controller: Option<&str>, message: &'m str) -> &'m str {
+    let Some(grammar) = crate::ReasonName::resolve(reason, controller).info().and_then(|info| info.grammar) else {
+        return message;
+    };
+    let reads = |text: &str| {
+        let note = crate::details::Note::new(text).with_reporting_controller(controller);
+        !matches!(grammar.parse(&note), Details::Unrecognized)
+    };
+    if reads(message) {
+        return message;
+    }
+    let mut end = message.len();
+    for _ in 0..MAX_PROSE_WORDS {
+        let Some(space) = message[..end].trim_end().rfind(' ') else { break };
+        end = space;
+        let prefix = message[..end].trim_end();
+        if reads(prefix) {
+            return prefix;
+        }
+    }
+    message
+}
+
 /// The record a bare message is, when it starts as one reason's messages do and that reason's
-/// grammar reads it; `regarding` is the object the surrounding text names.
+/// grammar reads it (in prose, perhaps without the words the sentence goes on with); `regarding`
+/// is the object the surrounding text names.
 pub(super) fn record(message: &str, regarding: &ObjectReference) -> Option<EventRecord> {
     let message = message.trim();
     // A message quoted whole (`"0/3 nodes ..."`) loses its quotes; one that ends in a quoted
@@ -78,6 +117,7 @@ pub(super) fn record(message: &str, regarding: &ObjectReference) -> Option<Event
         .unwrap_or(message)
         .trim();
     let (_, reason, type_) = starts().iter().find(|(start, ..)| message.starts_with(start))?;
+    let message = without_trailing_prose(reason, None, message);
     let record = RawEvent {
         reason: Some(reason),
         type_: *type_,
@@ -159,8 +199,35 @@ mod tests {
             read("Back-off restarting failed container main in pod p_ns(uid)"),
             Some(("BackOff".to_owned(), None))
         );
-        // Starts shorter than MIN_START (`Error: %v`) name nothing.
+        // Starts shorter than MIN_START (`Error: %v`) name nothing; a runtime's start failure
+        // after it does.
         assert_eq!(read("Error: something failed"), None);
+        assert_eq!(
+            read(
+                "Error: failed to start container \"ctr\": Error response from daemon: OCI runtime create failed: unknown"
+            ),
+            Some(("Failed".to_owned(), Some("Warning".to_owned())))
+        );
+    }
+
+    #[test]
+    fn a_sentence_that_goes_on_after_a_message_is_not_its_note() {
+        let none = ObjectReference::default();
+        let scale_up = record(
+            "Node scale up in zones us-central1-c associated with this pod failed: GCE quota exceeded. Pod is at risk of not being scheduled. I checked quota there's enough GPU.",
+            &none,
+        )
+        .unwrap();
+        assert_eq!(
+            scale_up.note,
+            "Node scale up in zones us-central1-c associated with this pod failed: GCE quota exceeded. Pod is at risk of not being scheduled."
+        );
+        let admission =
+            record("Allocate failed due to failed to find gpu id, which is unexpected some time", &none).unwrap();
+        assert_eq!(admission.note, "Allocate failed due to failed to find gpu id, which is unexpected");
+        // A message the grammar reads whole keeps its words.
+        let fit = record("0/1 nodes are available: 1 Insufficient nvidia.com/gpu.", &none).unwrap();
+        assert_eq!(fit.note, "0/1 nodes are available: 1 Insufficient nvidia.com/gpu.");
     }
 
     #[test]

@@ -90,6 +90,10 @@ impl Described {
             container: self.container.clone(),
             init: self.containers == Some(true),
         };
+        // Only a container's block has states (a PodGroup's `Conditions:` have reasons too).
+        if self.container.is_none() {
+            return;
+        }
         match key.trim() {
             "State" => self.in_last_state = false,
             "Last State" => self.in_last_state = true,
@@ -126,65 +130,121 @@ const KUBECTLS: &[&str] = &["kubectl", "k", "oc", "kubecolor"];
 const VALUE_FLAGS: &[&str] =
     &["--context", "--kubeconfig", "--cluster", "--user", "-s", "--server", "--as", "-o", "--output"];
 
-/// The object a typed `kubectl describe pod NAME [-n NS]` command names (also `pods`, `po`,
-/// `pod/NAME`, `--namespace NS`, `--namespace=NS`, `-nNS`, flags before the verb, the `k`, `oc`
-/// and `kubecolor` spellings, a pipe after it), or `kubectl events --for pod/NAME`, for the
-/// output pasted below it.
+/// The words a shell prompt ends with (`$ `, `user@host:~$ `, `[root@m ~]# `, `PS C:\> `,
+/// `➜  ~ `), or that run kubectl (`sudo`, `microk8s`): a command typed at a prompt, not a
+/// sentence that mentions one ("it is referenced in kubectl describe ...").
+fn before_command(word: &str) -> bool {
+    word.ends_with(['$', '#', '>', '%', '~', ':']) || matches!(word, "sudo" | "microk8s" | "❯" | "➜" | "λ" | "-")
+}
+
+/// The object (or namespace) a typed kubectl command names, for the output pasted below it:
+///
+/// * `kubectl describe RESOURCE NAME` (also `RESOURCE/NAME`; any resource spelling kubectl
+///   takes: `pod`, `pods`, `po`, `node`, `pg`, `vcjob`, `gpupools`): that object; without a
+///   name (`kubectl describe pods -n ns`), its kind and namespace, the `Name:` lines naming each;
+/// * `kubectl get events --field-selector involvedObject.name=NAME[,involvedObject.kind=KIND]`
+///   and `kubectl events --for KIND/NAME`: the object the listed events are about;
+/// * `kubectl get events|pods -n NS`: the namespace of rows that print none.
+///
+/// Namespaces as `-n NS`, `--namespace NS`, `--namespace=NS` or `-nNS`; global flags before
+/// the verb; the `k`, `oc` and `kubecolor` spellings; a pipe after it. A poster's placeholder
+/// (`<name>`, `$POD`, `...`) names nothing, but the command still starts a new section.
 pub(super) fn from_command(line: &str) -> Option<Described> {
     // A typed command is one short line; most lines are not one (and some are megabytes long).
-    if line.len() > 4096 || !(line.contains("describe") || line.contains("events")) {
+    if line.len() > 4096 || !(line.contains("describe") || line.contains("events") || line.contains("get")) {
         return None;
     }
     let words: Vec<&str> = line.split_whitespace().take_while(|w| *w != "|").collect();
     let start = words.iter().position(|w| KUBECTLS.contains(&w.rsplit('/').next().unwrap_or(w)))?;
-    let mut name = None;
+    if start > 0 && !before_command(words[start - 1]) {
+        return None;
+    }
     let mut namespace = None;
     let mut verb = None;
+    let mut selector = None;
+    let mut target = None;
     // The words after the verb that are not flags: `pod NAME`.
     let mut positional = Vec::new();
     let mut i = start + 1;
     while i < words.len() {
         let word = words[i];
+        let value = |flag: &str| word.strip_prefix(flag).and_then(|v| v.strip_prefix('='));
         match word {
             "-n" | "--namespace" => {
                 namespace = words.get(i + 1).map(|s| (*s).to_owned());
                 i += 1;
             }
-            _ if word.starts_with("--namespace=") => namespace = Some(word["--namespace=".len()..].to_owned()),
+            "--field-selector" => {
+                selector = words.get(i + 1).copied();
+                i += 1;
+            }
+            "--for" => {
+                target = words.get(i + 1).copied();
+                i += 1;
+            }
+            _ if value("--namespace").is_some() => namespace = value("--namespace").map(str::to_owned),
+            _ if value("--field-selector").is_some() => selector = value("--field-selector"),
+            _ if value("--for").is_some() => target = value("--for"),
             _ if word.starts_with("-n") && word.len() > 2 && !word.starts_with("--") => {
                 namespace = Some(word[2..].to_owned());
             }
             _ if VALUE_FLAGS.contains(&word) => i += 1,
             _ if word.starts_with('-') => {}
             _ if verb.is_none() => verb = Some(word),
-            _ => {
-                if let Some(found) = ["pod/", "pods/", "po/"].iter().find_map(|p| word.strip_prefix(p)) {
-                    name = Some(found.to_owned());
-                } else {
-                    positional.push(word);
-                }
-            }
-        }
-        // `kubectl events --for pod/NAME` and `--for=pod/NAME`.
-        if verb == Some("events") && word.starts_with("--for") {
-            let target = word.strip_prefix("--for=").or_else(|| words.get(i + 1).copied()).unwrap_or("");
-            name = ["pod/", "pods/", "Pod/"].iter().find_map(|p| target.strip_prefix(p)).map(str::to_owned);
+            _ => positional.push(word),
         }
         i += 1;
     }
-    if !matches!(verb, Some("describe" | "events")) {
-        return None;
+    let placeholder = |n: &str| n.contains("...") || n.starts_with('<') || n.starts_with('$') || n.starts_with('{');
+    let object = |kind: Option<&str>, name: Option<&str>, namespace: Option<String>| Described {
+        kind: kind.map(|k| {
+            crate::record::kinds::of_resource(k).map_or_else(|| crate::record::kinds::spelled(k), str::to_owned)
+        }),
+        name: name.filter(|n| !placeholder(n)).map(str::to_owned),
+        namespace,
+        ..Described::default()
+    };
+    let events = match (verb, positional.first()) {
+        (Some("events"), _) => true,
+        (Some("get"), Some(resource)) => {
+            crate::record::kinds::of_resource(resource).is_none()
+                && matches!(resource.split('.').next(), Some("events" | "event" | "ev"))
+        }
+        _ => false,
+    };
+    if events {
+        // `--for pod/NAME`, or the selector's involvedObject (or regarding) name and kind.
+        if let Some((kind, name)) = target.and_then(|t| t.split_once('/')) {
+            return Some(object(Some(kind), Some(name), namespace));
+        }
+        let field = |key: &str| {
+            selector?.split(',').find_map(|term| {
+                let (k, v) = term.split_once('=')?;
+                let k = k.trim_end_matches('=').trim_end_matches('!');
+                (k == format!("involvedObject.{key}") || k == format!("regarding.{key}")).then_some(v)
+            })
+        };
+        let namespace = field("namespace").map(str::to_owned).or(namespace);
+        return Some(object(field("kind"), field("name"), namespace));
     }
-    if name.is_none()
-        && verb == Some("describe")
-        && let [kind, found, ..] = positional.as_slice()
-        && matches!(*kind, "pod" | "pods" | "po")
-    {
-        name = Some((*found).to_owned());
+    match verb? {
+        "describe" => {
+            let (kind, name) = match positional.as_slice() {
+                [] => return None,
+                [one, ..] if one.contains('/') => {
+                    let (kind, name) = one.split_once('/')?;
+                    (kind, Some(name))
+                }
+                [kind, rest @ ..] => (*kind, rest.first().copied()),
+            };
+            Some(object(Some(kind), name, namespace))
+        }
+        // `kubectl get pods -n NS`: the namespace of the table's rows.
+        "get" if positional.first().is_some_and(|r| crate::record::kinds::of_resource(r) == Some("Pod")) => {
+            namespace.is_some().then(|| object(None, None, namespace))
+        }
+        _ => None,
     }
-    // A poster's placeholder is not a name.
-    let name = name.filter(|n| !n.contains("...") && !n.starts_with('<') && !n.starts_with('$'))?;
-    Some(Described { name: Some(name), namespace, kind: Some("Pod".to_owned()), ..Described::default() })
 }
 
 /// The Pod status block of a describe (`Status: Failed`, `Reason: UnexpectedAdmissionError`,
@@ -225,10 +285,33 @@ mod command_tests {
         assert_eq!(named("microk8s kubectl describe pod x-0 --namespace=ns-a"), x0);
         assert_eq!(named("kubectl events -n ns-a --for pod/x-0"), x0);
         assert_eq!(named("kubectl describe pod gpu-0"), Some(("gpu-0".to_owned(), None)));
-        // Not a describe of one Pod; a placeholder; prose that says "k".
-        assert_eq!(named("kubectl get pod x-0 -n ns-a"), None);
-        assert_eq!(named("kubectl describe pod <name>"), None);
-        assert_eq!(named("kubectl describe node gpu-1"), None);
-        assert_eq!(named("press k describe pod"), None);
+        assert_eq!(named("[root@master ~]# kubectl get events --field-selector involvedObject.name=x-0 -n ns-a"), x0);
+        // Not a describe of one object; a placeholder; prose that mentions a command.
+        assert!(from_command("kubectl get pod x-0 -n ns-a").is_some_and(|d| d.name.is_none()));
+        assert!(from_command("kubectl get pod x-0").is_none());
+        assert!(from_command("kubectl describe pod <name>").is_some_and(|d| d.name.is_none()));
+        assert!(from_command("press k describe pod x").is_none());
+        assert!(from_command("it is referenced in kubectl describe clusterpolicies --all-namespaces").is_none());
+    }
+
+    #[test]
+    fn typed_commands_name_objects_of_any_kind() {
+        let of = |line: &str| {
+            from_command(line).map(|d| (d.kind.unwrap_or_default(), d.name.unwrap_or_default(), d.namespace))
+        };
+        assert_eq!(of("kubectl describe pg test"), Some(("PodGroup".into(), "test".into(), None)));
+        assert_eq!(of("$ kubectl describe vcjob test -n ml"), Some(("Job".into(), "test".into(), Some("ml".into()))));
+        assert_eq!(of("kubectl describe node gpu-1"), Some(("Node".into(), "gpu-1".into(), None)));
+        assert_eq!(of("kubectl describe gpupools/pool-a"), Some(("GPUPool".into(), "pool-a".into(), None)));
+        assert_eq!(
+            of("kubectl get events --field-selector=involvedObject.kind=Node,involvedObject.name=gpu-1"),
+            Some(("Node".into(), "gpu-1".into(), None))
+        );
+        assert_eq!(
+            of("kubectl get events -n gpu-test3"),
+            Some((String::new(), String::new(), Some("gpu-test3".into())))
+        );
+        assert_eq!(of("kubectl get po -n gpu-test3"), Some((String::new(), String::new(), Some("gpu-test3".into()))));
+        assert_eq!(of("kubectl logs x-0 -n ns-a"), None);
     }
 }

@@ -191,8 +191,12 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
         *st.pods_table = Some(namespaced);
         return Use::NotEvents(PODS_TABLE);
     }
-    if let Some(pod) = pods::row(line, st.pods_table.unwrap_or(false)) {
+    if let Some(mut pod) = pods::row(line, st.pods_table.unwrap_or(false)) {
         flush(st.pending, now, st.out);
+        // `kubectl get pods -n NS` typed above a table without a NAMESPACE column.
+        if pod.namespace.is_none() && st.described.name.is_none() {
+            pod.namespace.clone_from(&st.described.namespace);
+        }
         st.out.extend(pod.status_record(now).map(Ok));
         st.listed.push(pod);
         return Use::NotEvents(PODS_TABLE);
@@ -261,6 +265,20 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
             flush(st.pending, now, st.out);
             // Prose before a row (`it fails with  Warning  FailedScheduling  77s ...`).
             if let Some(row) = row_after_prose(line) {
+                *st.in_events = true;
+                let from = row.from.and_then(|f| split_source(f).0);
+                *st.pending = Some(Pending {
+                    // The sentence may go on after the message.
+                    message: bare::without_trailing_prose(row.reason, from, row.message).to_owned(),
+                    row,
+                    object: st.described.clone(),
+                    last_width: line.chars().count(),
+                    cut: st.cut,
+                });
+                return Use::Read;
+            }
+            // `FailedPrepareDynamicResources: Failed to prepare ...`, perhaps wrapped by hand.
+            if let Some(row) = reason_colon_message(line) {
                 *st.in_events = true;
                 *st.pending = Some(Pending {
                     message: row.message.to_owned(),
@@ -398,6 +416,22 @@ fn row_after_prose(line: &str) -> Option<Row<'_>> {
         .find(|row| row.type_.is_some() && crate::ReasonName::parse(row.reason).reason().is_some())
 }
 
+/// An event written `Reason: message` (a poster's summary of a describe row): a reason the
+/// catalogue knows, in CamelCase of two or more words (`FailedMount`, not `Failed`, which opens
+/// prose as often), then one space and the message.
+fn reason_colon_message(line: &str) -> Option<Row<'_>> {
+    let (reason, message) = line.trim_start().split_once(": ")?;
+    let camel = reason.len() >= 6
+        && reason.starts_with(|c: char| c.is_ascii_uppercase())
+        && reason.chars().skip(1).any(|c| c.is_ascii_uppercase())
+        && reason.chars().all(|c| c.is_ascii_alphanumeric());
+    let message = message.trim_end();
+    if !camel || message.is_empty() || message.starts_with(' ') || crate::ReasonName::parse(reason).reason().is_none() {
+        return None;
+    }
+    Some(Row { reason, message, ..Row::default() })
+}
+
 /// A message pasted without its reason (see [`bare`]): a status `Message:` with no `Reason:`,
 /// or a line of prose that quotes one. Other `describe` fields are not messages.
 fn bare_message(line: &str, described: &Described) -> Option<EventRecord> {
@@ -455,16 +489,28 @@ fn kind_for_the_section(out: &mut [Result<EventRecord, DecodeError>]) {
 
 /// Event rows pasted without their describe header name no object; a `Scheduled` note among
 /// them (`Successfully assigned ns/pod to node`) names the Pod they all belong to.
+/// Rows that name their Pod but no namespace (`kubectl get events` without a NAMESPACE column)
+/// take the namespace the Pod's `Scheduled` note gives.
 fn name_from_scheduled(out: &mut [Result<EventRecord, DecodeError>]) {
     let records = || out.iter().filter_map(|r| r.as_ref().ok());
-    if records().any(|r| r.regarding.name.is_some()) {
-        return;
-    }
-    let scheduled = records().find_map(|r| match &r.details {
+    let scheduled = |r: &EventRecord| match &r.details {
         Some(crate::details::Details::Scheduling(crate::details::SchedulingDetails::Scheduled(s))) => Some(s.clone()),
         _ => None,
-    });
-    let Some(scheduled) = scheduled else { return };
+    };
+    if records().any(|r| r.regarding.name.is_some()) {
+        let placed: Vec<_> = records().filter_map(scheduled).filter(|s| s.namespace.is_some()).collect();
+        for record in out.iter_mut().filter_map(|r| r.as_mut().ok()) {
+            let regarding = &mut record.regarding;
+            if regarding.namespace.is_none()
+                && regarding.kind.as_deref().is_none_or(|k| k == "Pod")
+                && let Some(s) = placed.iter().find(|s| regarding.name.as_deref() == Some(s.pod.as_str()))
+            {
+                regarding.namespace.clone_from(&s.namespace);
+            }
+        }
+        return;
+    }
+    let Some(scheduled) = records().find_map(scheduled) else { return };
     for record in out.iter_mut().filter_map(|r| r.as_mut().ok()) {
         record.regarding.kind = Some("Pod".to_owned());
         record.regarding.name = Some(scheduled.pod.clone());
@@ -506,7 +552,11 @@ fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
         Some((kind, name)) => {
             regarding.kind = Some(crate::record::kinds::spelled(kind));
             regarding.name = Some(name.to_owned());
-            regarding.namespace = row.namespace.map(str::to_owned);
+            // A table without a NAMESPACE column lists the namespace its command named
+            // (`kubectl get events -n NS`), or the section's object's.
+            let section = object.name.is_none() || object.name.as_deref() == Some(name);
+            regarding.namespace =
+                row.namespace.map(str::to_owned).or_else(|| object.namespace.clone().filter(|_| section));
         }
         // kubectl before 1.14: KIND and NAME are the object's.
         None if row.kind.is_some() => {

@@ -253,7 +253,12 @@ impl FailedScaleUp {
         let rest = note.strip_prefix("Node scale up in zones")?;
         let (zones, error) = rest.split_once("associated with this pod failed: ")?;
         let error = error.trim_end();
-        let error = error.strip_suffix(" Pod is at risk of not being scheduled.").unwrap_or(error);
+        // The closing sentence ends the format: text after it is not this message's.
+        let error = match error.split_once(" Pod is at risk of not being scheduled") {
+            Some((error, "." | "")) => error,
+            Some(_) => return None,
+            None => error,
+        };
         let error = error.strip_suffix('.').unwrap_or(error).trim_end();
         (!error.is_empty()).then_some(())?;
         let zones = zones.split([',', ' ']).filter(|z| !z.is_empty()).map(str::to_owned).collect();
@@ -287,10 +292,9 @@ mod tests {
         assert_eq!((d.error.as_str(), d.cause), ("GCE out of resources", ScaleUpFailure::OutOfResources));
         let d = FailedScaleUp::parse("Node scale up in zones associated with this pod failed: Internal error. Pod is at risk of not being scheduled").unwrap();
         assert!(d.zones.is_empty());
-        assert_eq!(
-            (d.error.as_str(), d.cause),
-            ("Internal error. Pod is at risk of not being scheduled", ScaleUpFailure::Other)
-        );
+        assert_eq!((d.error.as_str(), d.cause), ("Internal error", ScaleUpFailure::Other));
+        // Words after the closing sentence are not the message's (prose that quotes it).
+        assert!(FailedScaleUp::parse("Node scale up in zones z associated with this pod failed: E. Pod is at risk of not being scheduled. I checked.").is_none());
         let d = FailedScaleUp::parse(
             "Node scale up in zones us-central1-a associated with this pod failed: GCE quota exceeded.",
         )
