@@ -49,7 +49,7 @@ svg text.dim { fill: #59636e; }
 .confidence-High { color: #1a7f37; } .confidence-Medium { color: #9a6700; } .confidence-Low { color: #cf222e; }
 table { border-collapse: collapse; font-size: 12px; width: 100%; }
 td, th { text-align: left; padding: 2px 8px 2px 0; vertical-align: top; }
-th { color: #59636e; font-weight: 600; }
+th { color: #59636e; font-weight: 600; white-space: nowrap; }
 td.note { word-break: break-word; }
 .Warning { color: #9a3412; }
 ul.steps { margin: 0; padding-left: 18px; }
@@ -316,7 +316,7 @@ fn timeline(html: &mut String, timeline: &Timeline) {
                 escape(&times)
             );
         }
-        if let Some((start, end)) = timeline.range() {
+        if let Some((start, end)) = timeline.range().filter(|(start, end)| start != end) {
             let y = LINE_ROW * rows + 20;
             let _ = writeln!(
                 html,

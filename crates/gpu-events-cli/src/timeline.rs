@@ -194,6 +194,9 @@ impl Timeline {
     pub fn caption(&self) -> Option<String> {
         let (start, end) = self.range()?;
         let tilde = if self.approximate() { "~" } else { "" };
+        if start == end {
+            return Some(format!("{tilde}{} UTC (one instant)", start.format("%Y-%m-%d %H:%M:%S")));
+        }
         let end_text = if start.date_naive() == end.date_naive() {
             end.format("%H:%M:%S").to_string()
         } else {
@@ -356,6 +359,7 @@ mod tests {
         assert_eq!(timeline.cells(&timeline.rows[1], 56).iter().filter(|c| **c != Cell::Empty).count(), 1);
         let one = Timeline::of(&[event("BackOff", "Warning", 2, Some("05:00:00"), Some("05:00:00"))]);
         assert_eq!(one.column(at("05:00:00"), 40), 0);
+        assert_eq!(one.caption().as_deref(), Some("2026-11-30 05:00:00 UTC (one instant)"));
         assert_eq!(one.cells(&one.rows[0], 40)[0], Cell::Point);
     }
 
