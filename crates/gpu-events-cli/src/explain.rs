@@ -229,9 +229,12 @@ fn print_with(
             if diagnoses.is_empty() {
                 eprintln!("gpu-events: no object with Warning events or a stuck signal");
             }
+            // The objects' events, for the pictures (the other forms print the diagnoses alone).
             let mut by_object: HashMap<ObjectKey, Vec<&EventRecord>> = HashMap::new();
-            for record in &records {
-                by_object.entry(ObjectKey::of(record)).or_default().push(record);
+            if view.html.is_some() || view.output.is_table() {
+                for record in &records {
+                    by_object.entry(ObjectKey::of(record)).or_default().push(record);
+                }
             }
             let of_object = |d| of_object(&by_object, d);
             if let Some(path) = view.html {

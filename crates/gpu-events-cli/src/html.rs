@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use gpu_events_core::EventRecord;
 use gpu_events_core::diagnose::Diagnosis;
 
-use crate::timeline::Timeline;
+use crate::timeline::{Cell, Timeline};
 
 /// Bar colour of Warning reasons in the chart (the browser test looks for it).
 pub const BAR_WARNING: &str = "#d9480f";
@@ -292,21 +292,35 @@ fn timeline(html: &mut String, timeline: &Timeline) {
                 label_cut = escape(&cut(label.trim(), 40)),
                 ax2 = AXIS_X + AXIS_WIDTH,
             );
-            for &(first, last) in &row.spans {
-                let a = AXIS_X + timeline.fraction(first) * AXIS_WIDTH;
-                let b = AXIS_X + timeline.fraction(last) * AXIS_WIDTH;
-                if b - a >= 1.0 {
+            // One column per pixel: a row of thousands of events draws at most one mark per pixel.
+            let cells = timeline.cells(row, AXIS_WIDTH as usize + 1);
+            let mut x = 0;
+            while x < cells.len() {
+                if cells[x] == Cell::Empty {
+                    x += 1;
+                    continue;
+                }
+                let start = x;
+                while x + 1 < cells.len() && cells[x + 1] != Cell::Empty {
+                    x += 1;
+                }
+                if x > start {
                     let _ = write!(
                         html,
-                        "<rect x=\"{a:.1}\" y=\"{}\" width=\"{:.1}\" height=\"6\" fill=\"{colour}\"/>",
+                        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"6\" fill=\"{colour}\"/>",
+                        AXIS_X + start as f64,
                         cy - 3,
-                        b - a
+                        x - start
                     );
                 }
-                let _ = write!(html, "<circle cx=\"{a:.1}\" cy=\"{cy}\" r=\"4\" fill=\"{colour}\"/>");
-                if b - a >= 1.0 {
-                    let _ = write!(html, "<circle cx=\"{b:.1}\" cy=\"{cy}\" r=\"4\" fill=\"{colour}\"/>");
+                for (point, _) in cells.iter().enumerate().take(x + 1).skip(start).filter(|(_, c)| **c == Cell::Point) {
+                    let _ = write!(
+                        html,
+                        "<circle cx=\"{}\" cy=\"{cy}\" r=\"4\" fill=\"{colour}\"/>",
+                        AXIS_X + point as f64
+                    );
                 }
+                x += 1;
             }
             let _ = writeln!(
                 html,
@@ -401,6 +415,23 @@ mod tests {
         for external in ["http://", "https://", "@import", "url(", "<link", "<img", "<iframe", "@font-face"] {
             assert!(!without_svg_namespace.contains(external), "{external}");
         }
+    }
+
+    #[test]
+    fn a_row_of_many_events_draws_at_most_a_mark_per_pixel() {
+        let records: Vec<EventRecord> = (0..5000)
+            .map(|i| {
+                let mut record = event("BackOff", "Warning", 1, "Back-off restarting failed container");
+                record.last_timestamp = Some(record.last_timestamp.unwrap() + chrono::TimeDelta::seconds(i));
+                record
+            })
+            .collect();
+        let mut html = String::new();
+        timeline(&mut html, &Timeline::of(&records));
+        let pixels = AXIS_WIDTH as usize + 1;
+        let (circles, rects) = (html.matches("<circle").count(), html.matches("<rect").count());
+        assert!(circles <= pixels && rects <= pixels / 2 + 1, "{circles} circles, {rects} rects");
+        assert!(html.contains("×5000"), "the count is all of them");
     }
 
     #[test]

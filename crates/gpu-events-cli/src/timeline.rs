@@ -73,7 +73,6 @@ impl Row {
             self.first = Some(self.first.map_or(first, |t| t.min(first)));
             self.last = Some(self.last.map_or(last, |t| t.max(last)));
             self.spans.push((first, last));
-            self.spans.sort();
         }
     }
 }
@@ -120,6 +119,9 @@ impl Timeline {
             bucket.entry(key).or_insert(row).add(record, span);
         }
         let mut rows: Vec<Row> = timed.into_values().collect();
+        for row in &mut rows {
+            row.spans.sort();
+        }
         rows.sort_by(|a, b| (a.first, a.last, &a.reason).cmp(&(b.first, b.last, &b.reason)));
         Timeline { rows, untimed: untimed.into_values().collect(), status: status.into_values().collect() }
     }
