@@ -1,5 +1,6 @@
 //! `gpu-events explain`: decode events and print them as a table or JSON Lines.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 use std::path::Path;
@@ -9,12 +10,13 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use gpu_events_core::EventRecord;
 use gpu_events_core::decode::{DecodeError, Decoder};
-use gpu_events_core::diagnose::{Diagnosis, Summary, SummaryEntry, SummaryReport, diagnose};
+use gpu_events_core::diagnose::{Diagnosis, ObjectKey, Summary, SummaryEntry, SummaryReport, diagnose};
 use gpu_events_core::record::Flag;
 use gpu_events_export::Redactor;
 
 use crate::table::Table;
-use crate::{Error, ExplainOutput, Mode, View, age, live, output, redact};
+use crate::timeline::Timeline;
+use crate::{Error, ExplainOutput, Mode, View, age, html, live, output, redact};
 
 /// Progress on a terminal every this many events.
 const PROGRESS_EVERY: u64 = 20_000;
@@ -43,7 +45,7 @@ pub enum Input<'a> {
 
 pub fn run(
     input: Input<'_>,
-    view: View,
+    view: View<'_>,
     now: Option<DateTime<Utc>>,
     redactor: Option<&Arc<Redactor>>,
     out: &mut impl Write,
@@ -69,7 +71,7 @@ pub fn run(
                 let entries = decoder.parallel_map(threads, |item| item.map(SummaryEntry::of));
                 return summarize(entries, view, out);
             }
-            print(decoder.parallel(threads), view, now, false, out)
+            print(decoder.parallel(threads), view, now, &path.display().to_string(), out)
         }
         // Nothing to read on a terminal: say how to give input instead of printing a demo.
         Input::Auto if io::stdin().is_terminal() => {
@@ -91,7 +93,7 @@ pub fn run(
                 Decoder::from_str(&redact::text(SAMPLE, redactor)).reference_time(now).report_skipped(true),
                 view,
                 now,
-                false,
+                "the bundled sample",
                 out,
             )
         }
@@ -101,7 +103,7 @@ pub fn run(
 /// Live mode: the target's events from the cluster, the Pod's status applied to its diagnosis.
 pub fn run_live(
     target: &live::Target,
-    view: View,
+    view: View<'_>,
     now: Option<DateTime<Utc>>,
     redactor: Option<&Arc<Redactor>>,
     out: &mut impl Write,
@@ -115,19 +117,24 @@ pub fn run_live(
         }
     };
     let records = records.into_iter().map(|record| Ok(redact::record(record, redactor)));
-    print_with(records, view, now, false, &sharpen, out)
+    let source = match (&target.kind, &target.name) {
+        (Some(kind), Some(name)) => format!("the cluster ({kind}/{name})"),
+        _ => "the cluster".to_owned(),
+    };
+    print_with(records, view, now, Stream::No, &source, &sharpen, out)
 }
 
 /// Standard input: JSON Lines are flushed record by record, so a watch (`kubectl get events -w
 /// -o json | gpu-events explain - -o json`) shows each event as it comes.
 fn stream(
     input: Box<dyn Read + Send>,
-    view: View,
+    view: View<'_>,
     now: Option<DateTime<Utc>>,
     out: &mut impl Write,
 ) -> Result<ExitCode, Error> {
     let now = now.unwrap_or_else(Utc::now);
-    print(Decoder::from_reader(input).reference_time(now).report_skipped(true), view, now, true, out)
+    let decoder = Decoder::from_reader(input).reference_time(now).report_skipped(true);
+    print_with(decoder, view, now, Stream::Yes, "standard input", &|_| {}, out)
 }
 
 /// Whether a reader has at least one byte, without consuming it.
@@ -137,19 +144,27 @@ fn has_input(reader: &mut impl BufRead) -> io::Result<bool> {
 
 fn print(
     decoder: impl Iterator<Item = Result<EventRecord, DecodeError>>,
-    view: View,
+    view: View<'_>,
     now: DateTime<Utc>,
-    live: bool,
+    source: &str,
     out: &mut impl Write,
 ) -> Result<ExitCode, Error> {
-    print_with(decoder, view, now, live, &|_| {}, out)
+    print_with(decoder, view, now, Stream::No, source, &|_| {}, out)
+}
+
+/// Whether records are flushed as they are read (standard input: a watch).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stream {
+    Yes,
+    No,
 }
 
 fn print_with(
     decoder: impl Iterator<Item = Result<EventRecord, DecodeError>>,
-    view: View,
+    view: View<'_>,
     now: DateTime<Utc>,
-    live: bool,
+    stream: Stream,
+    source: &str,
     adjust: &dyn Fn(&mut Vec<Diagnosis>),
     out: &mut impl Write,
 ) -> Result<ExitCode, Error> {
@@ -184,14 +199,14 @@ fn print_with(
             (Mode::Records, ExplainOutput::Jsonl) => {
                 serde_json::to_writer(&mut *out, &record)?;
                 writeln!(out)?;
-                if live {
+                if stream == Stream::Yes {
                     out.flush()?;
                 }
             }
             (Mode::Records, ExplainOutput::Name) => match output::event_name(&record) {
                 Some(name) => {
                     writeln!(out, "{name}")?;
-                    if live {
+                    if stream == Stream::Yes {
                         out.flush()?;
                     }
                 }
@@ -214,6 +229,24 @@ fn print_with(
             if diagnoses.is_empty() {
                 eprintln!("gpu-events: no object with Warning events or a stuck signal");
             }
+            // The objects' events, for the pictures (the other forms print the diagnoses alone).
+            let mut by_object: HashMap<ObjectKey, Vec<&EventRecord>> = HashMap::new();
+            if view.html.is_some() || view.output.is_table() {
+                for record in &records {
+                    by_object.entry(ObjectKey::of(record)).or_default().push(record);
+                }
+            }
+            let of_object = |d| of_object(&by_object, d);
+            if let Some(path) = view.html {
+                let page = html::Page {
+                    source,
+                    records: &records,
+                    objects: diagnoses.iter().map(|d| (d, of_object(d))).collect(),
+                    now,
+                };
+                write_page(&page, path, out)?;
+                return Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS });
+            }
             match view.output {
                 ExplainOutput::Json => output::write_json_list(out, &diagnoses)?,
                 ExplainOutput::Yaml => output::write_yaml_list(out, &diagnoses)?,
@@ -231,8 +264,14 @@ fn print_with(
                     }
                 }
                 ExplainOutput::Table | ExplainOutput::Wide => {
+                    let colour = crate::table::colour_stdout();
+                    let width = std::env::var("COLUMNS")
+                        .ok()
+                        .and_then(|c| c.parse().ok())
+                        .unwrap_or(crate::timeline::MAX_TEXT_WIDTH);
                     for diagnosis in &diagnoses {
-                        diagnosis_block(diagnosis, now, out)?;
+                        let timeline = Timeline::of(of_object(diagnosis));
+                        diagnosis_block(diagnosis, &timeline, now, Picture { width, colour }, out)?;
                     }
                 }
             }
@@ -275,7 +314,7 @@ fn report(err: &DecodeError) {
 /// `--summary` from entries reduced on the decoding threads (see [`print_with`] for records).
 fn summarize(
     entries: impl Iterator<Item = Result<SummaryEntry, DecodeError>>,
-    view: View,
+    view: View<'_>,
     out: &mut impl Write,
 ) -> Result<ExitCode, Error> {
     let mut failed = false;
@@ -309,7 +348,7 @@ fn summarize(
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
-fn write_summary(report: &SummaryReport, view: View, out: &mut impl Write) -> Result<(), Error> {
+fn write_summary(report: &SummaryReport, view: View<'_>, out: &mut impl Write) -> Result<(), Error> {
     match view.output {
         ExplainOutput::Json => {
             serde_json::to_writer_pretty(&mut *out, report)?;
@@ -346,7 +385,49 @@ fn summary_table(report: &SummaryReport, headers: bool, out: &mut impl Write) ->
     Ok(())
 }
 
-fn diagnosis_block(d: &Diagnosis, now: DateTime<Utc>, out: &mut impl Write) -> Result<(), Error> {
+/// A diagnosed object's events, and evidence they did not hold (a Pod's live status).
+fn of_object<'a>(by_object: &HashMap<ObjectKey, Vec<&'a EventRecord>>, d: &'a Diagnosis) -> Vec<&'a EventRecord> {
+    let mut of = by_object.get(&d.object).cloned().unwrap_or_default();
+    for record in &d.evidence {
+        if !of.contains(&record) {
+            of.push(record);
+        }
+    }
+    of
+}
+
+/// `--html FILE`: the page, in FILE or on standard output (`-`).
+fn write_page(page: &html::Page<'_>, path: &Path, out: &mut impl Write) -> Result<(), Error> {
+    if path == Path::new("-") {
+        return Ok(html::write(page, out)?);
+    }
+    let open = |source| Error::Open { path: path.to_owned(), source };
+    let mut file = io::BufWriter::new(File::create(path).map_err(open)?);
+    html::write(page, &mut file)?;
+    file.flush()?;
+    eprintln!(
+        "gpu-events: wrote {}: {} object(s) to look at, {} event(s)",
+        path.display(),
+        page.objects.len(),
+        page.records.len()
+    );
+    Ok(())
+}
+
+/// How the text timeline is drawn: at most `width` columns, coloured or plain.
+#[derive(Clone, Copy)]
+struct Picture {
+    width: usize,
+    colour: bool,
+}
+
+fn diagnosis_block(
+    d: &Diagnosis,
+    timeline: &Timeline,
+    now: DateTime<Utc>,
+    picture: Picture,
+    out: &mut impl Write,
+) -> Result<(), Error> {
     // A pasted Events section names neither kind nor object: say so, with the kind its
     // reasons imply.
     let kind = d.kind().map_or_else(|| "object".to_owned(), |k| k.to_lowercase());
@@ -365,6 +446,7 @@ fn diagnosis_block(d: &Diagnosis, now: DateTime<Utc>, out: &mut impl Write) -> R
         d.confidence
     )?;
     writeln!(out, "  {}", d.cause.summary())?;
+    timeline.write_text(out, picture.width, picture.colour)?;
     writeln!(out, "  evidence:")?;
     for record in &d.evidence {
         let row = row(record, now);
@@ -391,7 +473,7 @@ fn diagnosis_block(d: &Diagnosis, now: DateTime<Utc>, out: &mut impl Write) -> R
     Ok(())
 }
 
-fn phase_name(d: &Diagnosis) -> String {
+pub(crate) fn phase_name(d: &Diagnosis) -> String {
     serde_json::to_value(d.phase).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
 }
 
@@ -443,7 +525,8 @@ fn clean(cell: &str) -> String {
     cell.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
 }
 
-fn row(record: &EventRecord, now: DateTime<Utc>) -> Vec<String> {
+/// A record's cells: LAST SEEN, TYPE, REASON, OBJECT, GROUP, MESSAGE.
+pub(crate) fn row(record: &EventRecord, now: DateTime<Utc>) -> Vec<String> {
     let mut last_seen = match record.last_timestamp {
         // A pasted status block or container state is the object now, not an event with an age.
         _ if record.has_flag(gpu_events_core::record::Flag::FromStatus) => "status".to_owned(),

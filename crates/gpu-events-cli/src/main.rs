@@ -5,11 +5,13 @@ mod age;
 mod cluster;
 mod explain;
 mod export;
+mod html;
 mod live;
 mod output;
 mod reasons;
 mod redact;
 mod table;
+mod timeline;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -82,6 +84,11 @@ enum Command {
         /// Print counts only: records, records per reason, diagnosed objects per cause.
         #[arg(long)]
         summary: bool,
+        /// Write one self-contained HTML page to FILE (`-` for standard output) instead: per
+        /// stuck object its timeline and diagnosis, and occurrences by reason as a bar chart.
+        /// The page loads nothing from the network.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["summary", "output", "no_headers"])]
+        html: Option<PathBuf>,
         /// Reference time (RFC 3339) for LAST SEEN and for the relative ages of pasted tables
         /// (`4m43s`); defaults to now.
         #[arg(long, value_parser = parse_time)]
@@ -153,11 +160,13 @@ enum Mode {
 
 /// What `explain` prints, and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct View {
+struct View<'a> {
     mode: Mode,
     output: ExplainOutput,
     /// `--no-headers`.
     no_headers: bool,
+    /// `--html FILE`: the diagnoses as a page in FILE (`-`: standard output).
+    html: Option<&'a std::path::Path>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -190,6 +199,7 @@ fn main() -> ExitCode {
             no_headers,
             diagnose,
             summary,
+            html,
             now,
             namespace,
             all_namespaces,
@@ -199,7 +209,7 @@ fn main() -> ExitCode {
                 Ok(redactor) => redactor,
                 Err(err) => return fail(&err),
             };
-            let mode = match (diagnose, summary) {
+            let mode = match (diagnose || html.is_some(), summary) {
                 (true, _) => Mode::Diagnose,
                 (_, true) => Mode::Summary,
                 _ => Mode::Records,
@@ -212,7 +222,7 @@ fn main() -> ExitCode {
                     )
                     .exit();
             }
-            let view = View { mode, output, no_headers };
+            let view = View { mode, output, no_headers, html: html.as_deref() };
             // An argument that is no file but reads `kind/name` is an object in the cluster.
             let object = file.as_deref().filter(|p| !p.exists()).and_then(|p| p.to_str()).and_then(live::parse_object);
             if object.is_some() || (file.is_none() && (namespace.is_some() || all_namespaces)) {

@@ -477,3 +477,191 @@ fn the_config_docs_table_lists_every_export_flag() {
     }
     assert_eq!(flags_in(&table), printed, "config.rs's table against `export --help`");
 }
+
+/// A Pod that waited for a GPU while the autoscaler tried, and one event the input gave no time.
+fn stuck_pod_events() -> String {
+    let event = |reason: &str, type_: &str, count: u32, times: Option<(&str, &str)>, message: &str| {
+        let mut event = serde_json::json!({
+            "apiVersion": "v1", "kind": "Event", "metadata": {"name": format!("train-0.{reason}"), "namespace": "ml"},
+            "involvedObject": {"kind": "Pod", "namespace": "ml", "name": "train-0"},
+            "reason": reason, "type": type_, "message": message, "count": count,
+        });
+        if let Some((first, last)) = times {
+            event["firstTimestamp"] = format!("2026-11-30T{first}Z").into();
+            event["lastTimestamp"] = format!("2026-11-30T{last}Z").into();
+        }
+        event.to_string()
+    };
+    let items = [
+        event(
+            "NotTriggerScaleUp",
+            "Normal",
+            10,
+            Some(("05:46:00", "05:55:00")),
+            "pod didn't trigger scale-up: 1 max node group size reached",
+        ),
+        event(
+            "FailedScheduling",
+            "Warning",
+            40,
+            Some(("05:00:00", "05:50:00")),
+            "0/4 nodes are available: 4 Insufficient nvidia.com/gpu. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod.",
+        ),
+        event(
+            "TriggeredScaleUp",
+            "Normal",
+            20,
+            Some(("05:05:00", "05:45:00")),
+            "pod triggered scale-up: [{gpu-pool 1->2 (max: 4)}]",
+        ),
+        event(
+            "FailedMount",
+            "Warning",
+            2,
+            None,
+            "MountVolume.SetUp failed for volume \"data\" : configmap \"data\" not found",
+        ),
+    ];
+    format!("{{\"kind\":\"List\",\"apiVersion\":\"v1\",\"items\":[{}]}}", items.join(","))
+}
+
+#[test]
+fn diagnose_draws_each_stuck_objects_events_on_a_time_axis() {
+    let output = run(&["explain", "-", "--diagnose", "--now", "2026-11-30T06:00:00Z"], Some(&stuck_pod_events()));
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = stdout(&output);
+    assert!(!text.contains('\x1b'), "plain into a pipe: {text}");
+    assert!(
+        text.contains("timeline (● event, ━ first to last seen): 2026-11-30 05:00:00 → 05:55:00 UTC (55m)"),
+        "{text}"
+    );
+    let rows: Vec<&str> = text.lines().filter(|l| l.contains('│')).collect();
+    let reasons: Vec<&str> = rows.iter().map(|r| r.split_whitespace().nth(1).unwrap()).collect();
+    assert_eq!(reasons, ["FailedScheduling", "TriggeredScaleUp", "NotTriggerScaleUp"], "oldest first: {text}");
+    let counts: Vec<&str> = rows.iter().map(|r| r.split_whitespace().nth(2).unwrap()).collect();
+    assert_eq!(counts, ["x40", "x20", "x10"]);
+    // Each row starts further right than the one before, as its first event came later.
+    let start = |row: &str| row.split('│').nth(1).unwrap().chars().position(|c| c == '●').unwrap();
+    assert!(start(rows[0]) < start(rows[1]) && start(rows[1]) < start(rows[2]), "{text}");
+    assert!(rows[0].ends_with("05:00:00 → 05:50:00"), "{}", rows[0]);
+    // The event with no time is said so, not placed.
+    assert!(
+        text.lines().any(|l| l.contains("Warning  FailedMount") && l.ends_with("x2  (no time in the input)")),
+        "{text}"
+    );
+    let coloured = stdout(&run(&["explain", "-", "--diagnose", "--color", "always"], Some(&stuck_pod_events())));
+    assert!(coloured.contains("\x1b[33m━") || coloured.contains("\x1b[33m●"), "Warning marks in colour: {coloured}");
+    assert!(text.lines().all(|l| l.chars().count() <= 100 || !l.contains('│')), "bounded: {text}");
+}
+
+/// Run `command` on a terminal (`script` from util-linux), `NO_COLOR` set or not; its output.
+fn on_a_terminal(command: &str, no_color: Option<&str>) -> String {
+    let mut script = Command::new("script");
+    script.args(["-qec", command, "/dev/null"]).stdin(Stdio::null()).env_remove("NO_COLOR");
+    if let Some(value) = no_color {
+        script.env("NO_COLOR", value);
+    }
+    let output = script.output().expect("this test needs `script` from util-linux (Debian: bsdutils)");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn no_color_on_a_terminal_is_plain_unless_color_always() {
+    let bin = env!("CARGO_BIN_EXE_gpu-events");
+    let table = format!("{bin} explain --sample");
+    assert!(on_a_terminal(&table, None).contains("\x1b[33mWarning"), "a terminal is coloured");
+    assert!(!on_a_terminal(&table, Some("1")).contains('\x1b'), "NO_COLOR: plain");
+    // An empty NO_COLOR is unset (no-color.org), `--color always` wins over it.
+    assert!(on_a_terminal(&table, Some("")).contains('\x1b'));
+    assert!(on_a_terminal(&format!("{table} --color always"), Some("1")).contains("\x1b[33mWarning"));
+    assert!(!on_a_terminal(&format!("{table} --color never"), None).contains('\x1b'));
+    let diagnose = format!("{bin} explain --sample --diagnose");
+    assert!(on_a_terminal(&diagnose, None).contains("\x1b[33m●"), "the timeline is coloured on a terminal");
+    assert!(!on_a_terminal(&diagnose, Some("1")).contains('\x1b'));
+
+    // The exporter's logs (stderr) follow the same rule: a dead cluster makes it log at once.
+    let dir = std::env::temp_dir().join(format!("gpu-events-no-color-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kubeconfig = dir.join("kubeconfig");
+    std::fs::write(
+        &kubeconfig,
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: dead\n  cluster:\n    server: http://127.0.0.1:1\n\
+         contexts:\n- name: dead\n  context:\n    cluster: dead\n    user: u\ncurrent-context: dead\nusers:\n- name: u\n  user: {}\n",
+    )
+    .unwrap();
+    let export = format!("timeout 2 {bin} export --kubeconfig {}", kubeconfig.display());
+    let runs = [(None, ""), (Some("1"), ""), (Some("1"), " --color always"), (None, " --color never")]
+        .map(|(no_color, flag)| {
+            let command = format!("{export}{flag}");
+            std::thread::spawn(move || on_a_terminal(&command, no_color))
+        })
+        .map(|run| run.join().unwrap());
+    for log in &runs {
+        assert!(log.contains("WARN") || log.contains("ERROR"), "the exporter logged: {log}");
+    }
+    assert!(runs[0].contains("\x1b["), "logs on a terminal are coloured: {}", runs[0]);
+    assert!(!runs[1].contains('\x1b'), "NO_COLOR: {}", runs[1]);
+    assert!(runs[2].contains("\x1b["), "--color always: {}", runs[2]);
+    assert!(!runs[3].contains('\x1b'), "--color never: {}", runs[3]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_subcommand_takes_color() {
+    for args in [
+        &["reasons", "--color", "never"][..],
+        &["schema", "--color", "always"],
+        &["completions", "bash", "--color", "never"],
+        &["man", "--color", "never"],
+        &["redact", "-", "--color", "never"],
+        &["explain", "--sample", "--summary", "--color", "never"],
+        &["export", "--help", "--color", "never"],
+    ] {
+        let output = run(args, Some(""));
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    }
+}
+
+/// JSON Lines are written as each record is read: a watch shows each event while it runs.
+#[test]
+fn jsonl_streams_each_record_before_the_input_ends() {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-events"))
+        .args(["explain", "-", "-o", "jsonl"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (lines, read) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let _ = lines.send(line.unwrap());
+        }
+    });
+    let event = |name: &str| {
+        format!(
+            "{{\"apiVersion\":\"v1\",\"kind\":\"Event\",\"metadata\":{{\"name\":\"{name}\"}},\"reason\":\"Pulled\",\"type\":\"Normal\",\"involvedObject\":{{\"kind\":\"Pod\",\"name\":\"a\"}},\"message\":\"ok\"}}\n"
+        )
+    };
+    for name in ["a.1", "a.2"] {
+        stdin.write_all(event(name).as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        let line = read.recv_timeout(std::time::Duration::from_secs(10)).expect("the record, while stdin is open");
+        let record: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(record["eventName"], name);
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn diagnoses_as_yaml_are_one_list_document() {
+    let yaml = stdout(&run(&["explain", "--sample", "--diagnose", "-o", "yaml"], None));
+    let value: serde_json::Value = serde_yaml_ng::from_str(&yaml).expect("one YAML document");
+    assert_eq!((value["apiVersion"].as_str(), value["kind"].as_str()), (Some("v1"), Some("List")));
+    let jsonl = json_lines(&run(&["explain", "--sample", "--diagnose", "-o", "jsonl"], None));
+    assert_eq!(value["items"].as_array().unwrap(), &jsonl, "the List holds the diagnoses -o jsonl streams");
+}

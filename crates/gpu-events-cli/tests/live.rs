@@ -126,6 +126,61 @@ async fn a_whole_namespace_diagnoses_every_object_with_warnings() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn all_namespaces_reads_every_namespace_and_n_only_its_own() {
+    let (server, dir) = seeded().await;
+    server
+        .insert(json!({"apiVersion": "v1", "kind": "Event",
+            "metadata": {"name": "etl-0.1", "namespace": "batch", "uid": "e-9"},
+            "involvedObject": {"kind": "Pod", "namespace": "batch", "name": "etl-0", "uid": "uid-etl-0"},
+            "reason": "BackOff", "type": "Warning", "source": {"component": "kubelet", "host": "node-b"},
+            "message": "Back-off restarting failed container main in pod etl-0_batch(uid-etl-0)",
+            "count": 3, "firstTimestamp": "2026-11-30T05:00:00Z", "lastTimestamp": "2026-11-30T05:10:00Z"}))
+        .unwrap();
+    let kubeconfig = dir.path().join("config");
+    let objects = |args: &'static [&'static str]| {
+        let kubeconfig = kubeconfig.clone();
+        move || {
+            let output = run(&kubeconfig, args);
+            assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+            let mut names: Vec<String> = lines(&output)
+                .iter()
+                .map(|d| {
+                    format!("{}/{}", d["object"]["namespace"].as_str().unwrap(), d["object"]["name"].as_str().unwrap())
+                })
+                .collect();
+            names.sort();
+            names
+        }
+    };
+    let all = tokio::task::spawn_blocking(objects(&["explain", "-A", "--diagnose", "-o", "jsonl"])).await.unwrap();
+    assert_eq!(all, ["batch/etl-0", "ml/infer-0", "ml/train-0"]);
+    let ml = tokio::task::spawn_blocking(objects(&["explain", "-n", "ml", "--diagnose", "-o", "jsonl"])).await.unwrap();
+    assert_eq!(ml, ["ml/infer-0", "ml/train-0"]);
+    let batch = tokio::task::spawn_blocking(objects(&["explain", "--namespace", "batch", "--diagnose", "-o", "jsonl"]))
+        .await
+        .unwrap();
+    assert_eq!(batch, ["batch/etl-0"]);
+}
+
+/// `--html` from the cluster: the Pod's two events on its timeline, in the order they came.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_live_object_gives_a_page() {
+    let (_server, dir) = seeded().await;
+    let kubeconfig = dir.path().join("config");
+    let output = tokio::task::spawn_blocking(move || run(&kubeconfig, &["explain", "pod/train-0", "--html", "-"]))
+        .await
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let page = String::from_utf8(output.stdout).unwrap();
+    assert!(page.contains("pod/train-0") && page.contains("the cluster (pod/train-0)"), "{page}");
+    let first = page
+        .find("<g class=\"timeline-row\"><title>Warning FailedScheduling: 12 occurrence(s)")
+        .expect("FailedScheduling row");
+    let second = page.find("<g class=\"timeline-row\"><title>Normal GangWaitingForMembers").expect("gang row");
+    assert!(first < second, "FailedScheduling began first (05:00, the gang wait at 05:40)");
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn an_unreachable_cluster_is_a_clear_error() {
     let dir = tempdir::Dir::new();
     let server = ApiServer::start().await;
