@@ -228,3 +228,11 @@ fn a_row_inside_a_sentence_ends_where_its_grammar_does() {
     let [record] = records.as_slice() else { panic!("{records:?}") };
     assert_eq!(record.note, "Allocate failed due to rpc error: code = Unknown desc = no gpu left, which is unexpected");
 }
+
+#[test]
+fn container_states_pasted_alone_are_the_pods_status() {
+    // corpus 178: a State/Last State fragment between prose lines, no header, no container name.
+    let text = "still this,\n    State:          Waiting\n      Reason:       CrashLoopBackOff\n    Last State:     Terminated\n      Reason:       OOMKilled\nany idea?\n";
+    let (records, _) = read(text);
+    assert!(records.iter().any(|r| r.has_flag(gpu_events_core::Flag::FromStatus)), "{records:?}");
+}

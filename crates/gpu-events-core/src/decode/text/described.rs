@@ -90,8 +90,8 @@ impl Described {
             container: self.container.clone(),
             init: self.containers == Some(true),
         };
-        // Only a container's block has states (a PodGroup's `Conditions:` have reasons too).
-        if self.container.is_none() {
+        // Only a Pod has container states (a PodGroup's `Conditions:` have reasons too).
+        if self.kind.as_deref().is_some_and(|kind| kind != "Pod") {
             return;
         }
         match key.trim() {
@@ -197,9 +197,7 @@ pub(super) fn from_command(line: &str) -> Option<Described> {
     }
     let placeholder = |n: &str| n.contains("...") || n.starts_with('<') || n.starts_with('$') || n.starts_with('{');
     let object = |kind: Option<&str>, name: Option<&str>, namespace: Option<String>| Described {
-        kind: kind.map(|k| {
-            crate::record::kinds::of_resource(k).map_or_else(|| crate::record::kinds::spelled(k), str::to_owned)
-        }),
+        kind: kind.and_then(crate::record::kinds::of_resource).map(str::to_owned),
         name: name.filter(|n| !placeholder(n)).map(str::to_owned),
         namespace,
         ..Described::default()
@@ -237,6 +235,9 @@ pub(super) fn from_command(line: &str) -> Option<Described> {
                 }
                 [kind, rest @ ..] => (*kind, rest.first().copied()),
             };
+            // A resource kubectl knows (`kubectl describe ascend-pod says:` is a sentence).
+            crate::record::kinds::of_resource(kind)?;
+            let name = name.filter(|n| !n.ends_with(':'));
             Some(object(Some(kind), name, namespace))
         }
         // `kubectl get pods -n NS`: the namespace of the table's rows.
@@ -292,6 +293,7 @@ mod command_tests {
         assert!(from_command("kubectl describe pod <name>").is_some_and(|d| d.name.is_none()));
         assert!(from_command("press k describe pod x").is_none());
         assert!(from_command("it is referenced in kubectl describe clusterpolicies --all-namespaces").is_none());
+        assert!(from_command("kubectl describe ascend-pod says:").is_none());
     }
 
     #[test]
