@@ -826,3 +826,13 @@ fn a_failed_scale_up_and_a_gang_of_one() {
     let text = "  Warning  Unschedulable  66s  volcano  4/4 tasks in gang unschedulable: pod group is not ready, 4 Pending, 4 minAvailable.\n";
     assert_eq!(single(text).1, Cause::GangWaiting);
 }
+
+#[test]
+fn a_refused_bind_and_an_uninitialized_node() {
+    // corpus 137 (HAMi): the extender refused the bind: the allocation failed, not the fit.
+    let text = "  Warning  FailedScheduling  1m  default-scheduler  binding rejected: node node6 has been locked within 5 minutes\n";
+    assert_eq!(single(text).1, Cause::GpuAllocationFailed);
+    // corpus 151 (Karpenter): the launched node never initialized.
+    let text = "  Warning  FailedScheduling  1m  karpenter  Failed to schedule pod, would schedule against uninitialized nodeclaim/pool-a, node/node-a\n";
+    assert_eq!(single(text).1, Cause::NodeNeverReady);
+}

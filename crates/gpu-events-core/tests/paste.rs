@@ -236,3 +236,33 @@ fn container_states_pasted_alone_are_the_pods_status() {
     let (records, _) = read(text);
     assert!(records.iter().any(|r| r.has_flag(gpu_events_core::Flag::FromStatus)), "{records:?}");
 }
+
+#[test]
+fn an_event_routers_lines_name_their_object_by_the_event_name() {
+    // corpus 151 (Loki/eventrouter): `[Nx ]Reason: message (event-name)`, the name `<object>.<hex>`.
+    let text = "event log:\n43x Nominated: Pod should schedule on: nodeclaim/pool-a, node/node-a (train-0.180819b84ef9dc25)\n    FailedScheduling: Failed to schedule pod, would schedule against uninitialized nodeclaim/pool-a, node/node-a (train-1.1807dbd7b70f6f8c)\n";
+    let (records, _) = read(text);
+    let [nominated, failed] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!((nominated.reason.as_str(), nominated.count), ("Nominated", 43));
+    assert_eq!(nominated.note, "Pod should schedule on: nodeclaim/pool-a, node/node-a");
+    assert_eq!(nominated.regarding.name.as_deref(), Some("train-0"));
+    assert_eq!(failed.regarding.name.as_deref(), Some("train-1"));
+    // Without the count or the name, a one-word reason before a colon is prose.
+    let (records, _) = read("Nominated: the pod should get a node soon\n");
+    assert!(records.is_empty(), "{records:?}");
+}
+
+#[test]
+fn a_scheduler_log_line_with_err_is_the_failed_scheduling_it_records() {
+    // corpus 137 (k9s log pane): the container's name before each klog header.
+    let text = "│ kube-scheduler E0417 07:44:16.769797       1 scheduler.go:367] \"Error scheduling pod; retrying\" err=\"binding rejected: node node6 has been locked within 5 minutes\" pod=\"default/gpu-a\"   │\n";
+    let (records, _) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!(record.reason, "FailedScheduling");
+    assert_eq!(record.note, "binding rejected: node node6 has been locked within 5 minutes");
+    assert_eq!(
+        (record.regarding.namespace.as_deref(), record.regarding.name.as_deref()),
+        (Some("default"), Some("gpu-a"))
+    );
+    assert!(record.has_flag(gpu_events_core::Flag::FromLog));
+}

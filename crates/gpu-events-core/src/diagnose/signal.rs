@@ -81,6 +81,16 @@ pub(super) fn read(record: &EventRecord) -> Signal {
                 _ if reason_is_hami(reason) && super::fit::hami_code(note).is_some() => {
                     cause(Phase::Pending, super::fit::hami_code(note).unwrap_or(Cause::Unknown), Medium)
                 }
+                // A scheduler extender's bind refused the node it chose (HAMi: `binding
+                // rejected: node X has been locked within 5 minutes`, another Pod's device
+                // allocation holds the node): the GPU allocation failed, not the fit.
+                _ if note.starts_with("binding rejected") => cause(Phase::Pending, Cause::GpuAllocationFailed, Medium),
+                // Karpenter's: the node it launched never initialized (Karpenter waits for the
+                // requested extended resources, `nvidia.com/gpu`, to be registered: a GPU driver
+                // or device plugin failing on the node keeps it uninitialized).
+                _ if note.contains("would schedule against uninitialized nodeclaim") => {
+                    cause(Phase::Pending, Cause::NodeNeverReady, Medium)
+                }
                 // Volcano's enqueue check: the Queue's capability (its quota) cannot take the
                 // PodGroup's minResources (`pkg/scheduler/plugins/proportion`, `capacity`).
                 _ if note.starts_with("queue resource quota insufficient") => {
@@ -102,6 +112,9 @@ pub(super) fn read(record: &EventRecord) -> Signal {
         Reason::Karpenter(KarpenterReason::Nominated)
         | Reason::ClusterAutoscaler(ClusterAutoscalerReason::TriggeredScaleUp) => {
             cause(Phase::Pending, Cause::NodeExpansionPending, High)
+        }
+        Reason::Karpenter(KarpenterReason::FailedScheduling) if note.contains("against uninitialized nodeclaim") => {
+            cause(Phase::Pending, Cause::NodeNeverReady, Medium)
         }
         Reason::Karpenter(KarpenterReason::FailedScheduling) => {
             cause(Phase::Pending, Cause::NodeExpansionFailed, Medium)

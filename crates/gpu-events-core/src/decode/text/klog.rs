@@ -166,6 +166,19 @@ pub(crate) fn has_klog_header(line: &str) -> bool {
 /// The text after a klog header, with the header's severity.
 fn klog_body(line: &str) -> Option<(char, &str, &str)> {
     let line = strip_journal(line.trim_start());
+    // A log viewer's container prefix (k9s, `kubectl logs --prefix`, stern): one word before
+    // the header (`kube-scheduler I0417 07:44:16.769658 ...`).
+    let line = match line.split_once(' ') {
+        Some((word, rest)) if !word.starts_with(['I', 'W', 'E', 'F']) || word.len() != 5 => {
+            let rest = rest.trim_start();
+            let header = rest.len() > 5
+                && rest.starts_with(['I', 'W', 'E', 'F'])
+                && rest.as_bytes()[1..5].iter().all(u8::is_ascii_digit)
+                && rest.as_bytes()[5] == b' ';
+            if header { rest } else { line }
+        }
+        _ => line,
+    };
     let severity = line.chars().next().filter(|c| matches!(c, 'I' | 'W' | 'E' | 'F'))?;
     if !line.get(1..5).is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit())) || line.as_bytes().get(5) != Some(&b' ') {
         return None;

@@ -254,7 +254,8 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
         Some(p)
             if *st.in_events
                 && (line.starts_with(char::is_whitespace) || wraps(previous, line))
-                && !(line.starts_with(|c: char| !c.is_whitespace()) && line.contains(":  ")) =>
+                && !(line.starts_with(|c: char| !c.is_whitespace()) && line.contains(":  "))
+                && reason_colon_message(line).is_none() =>
         {
             p.message.push(' ');
             p.message.push_str(line.trim());
@@ -305,6 +306,13 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
     }
 }
 
+/// Log messages that come with an event whose note is the line's `err`: kube-scheduler's
+/// `handleSchedulingFailure` logs `"Error scheduling pod; retrying" err=E pod=P` and records
+/// `FailedScheduling` (Warning) on the Pod with E as its note (pkg/scheduler/schedule_one.go,
+/// v1.26-v1.35).
+const LOGGED_EVENTS: &[(&str, &str, Option<&str>)] =
+    &[("Error scheduling pod; retrying", "FailedScheduling", Some("Warning"))];
+
 const PODS_TABLE: &str = "a `kubectl get pods` table";
 const LOG_LINE: &str = "log lines that echo no event";
 
@@ -316,6 +324,8 @@ const LOG_LINE: &str = "log lines that echo no event";
 /// (flag `inferredReason`). Any other log line is no event.
 fn structured_record(logged: &klog::Structured<'_>) -> Option<EventRecord> {
     let pod = logged.field("pod")?;
+    // A log message whose `err` is, word for word, the note of the event recorded beside it.
+    let echoed = LOGGED_EVENTS.iter().find(|(message, ..)| logged.message == *message);
     let (namespace, name) = match pod.split_once('/') {
         Some((namespace, name)) => (Some(namespace.to_owned()).filter(|n| !n.is_empty()), name),
         None => (None, pod),
@@ -327,11 +337,25 @@ fn structured_record(logged: &klog::Structured<'_>) -> Option<EventRecord> {
         name: Some(name.to_owned()).filter(|n| !n.is_empty()),
         ..ObjectReference::default()
     };
-    let note = match logged.field("err") {
-        Some(err) => format!("{}: {err}", logged.message),
-        None => logged.message.clone(),
+    let mut record = match (echoed, logged.field("err")) {
+        (Some((_, reason, type_)), Some(err)) => RawEvent {
+            reason: Some(reason),
+            type_: *type_,
+            note: Some(err),
+            namespace: regarding.namespace.as_deref(),
+            regarding: regarding.clone(),
+            inferred_reason: true,
+            ..RawEvent::default()
+        }
+        .into_record(),
+        _ => {
+            let note = match logged.field("err") {
+                Some(err) => format!("{}: {err}", logged.message),
+                None => logged.message.clone(),
+            };
+            bare::record(&note, &regarding)?
+        }
     };
-    let mut record = bare::record(&note, &regarding)?;
     let mut flag = |flag: Flag| {
         if let Err(at) = record.flags.binary_search(&flag) {
             record.flags.insert(at, flag);
@@ -420,16 +444,40 @@ fn row_after_prose(line: &str) -> Option<Row<'_>> {
 /// catalogue knows, in CamelCase of two or more words (`FailedMount`, not `Failed`, which opens
 /// prose as often), then one space and the message.
 fn reason_colon_message(line: &str) -> Option<Row<'_>> {
-    let (reason, message) = line.trim_start().split_once(": ")?;
-    let camel = reason.len() >= 6
-        && reason.starts_with(|c: char| c.is_ascii_uppercase())
-        && reason.chars().skip(1).any(|c| c.is_ascii_uppercase())
-        && reason.chars().all(|c| c.is_ascii_alphanumeric());
+    let line = line.trim_start();
+    // Event routers and log stores (eventrouter, Loki) write `43x Reason: message (event-name)`.
+    let (count, line) = match line.split_once("x ") {
+        Some((n, rest)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => (n.parse().ok(), rest),
+        _ => (None, line),
+    };
+    let (reason, message) = line.split_once(": ")?;
     let message = message.trim_end();
-    if !camel || message.is_empty() || message.starts_with(' ') || crate::ReasonName::parse(reason).reason().is_none() {
+    let (message, event_name) = match message.strip_suffix(')').and_then(|m| m.rsplit_once(" (")) {
+        Some((message, name)) if object_of_event_name(name).is_some() => (message, Some(name)),
+        _ => (message, None),
+    };
+    // A one-word reason (`Nominated`) only in an event router's form, with its count or name.
+    let camel = reason.chars().skip(1).any(|c| c.is_ascii_uppercase()) || count.is_some() || event_name.is_some();
+    let word = reason.len() >= 6
+        && reason.starts_with(|c: char| c.is_ascii_uppercase())
+        && reason.chars().all(|c| c.is_ascii_alphanumeric());
+    if !(camel && word)
+        || message.is_empty()
+        || message.starts_with(' ')
+        || crate::ReasonName::parse(reason).reason().is_none()
+    {
         return None;
     }
-    Some(Row { reason, message, ..Row::default() })
+    Some(Row { reason, message, count, event_name, ..Row::default() })
+}
+
+/// The object an Event's name names: the recorder names Events `<object name>.<hex nanoseconds>`
+/// (client-go `tools/record/event.go`, `fmt.Sprintf("%v.%x", ref.Name, t.UnixNano())`); `None`
+/// for a name without such a suffix.
+fn object_of_event_name(name: &str) -> Option<&str> {
+    let (object, suffix) = name.rsplit_once('.')?;
+    (suffix.len() >= 12 && suffix.bytes().all(|b| b.is_ascii_hexdigit()) && !object.is_empty() && !object.contains(' '))
+        .then_some(object)
 }
 
 /// A message pasted without its reason (see [`bare`]): a status `Message:` with no `Reason:`,
@@ -568,6 +616,11 @@ fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
             regarding.kind = object.kind.clone();
             regarding.name = object.name.clone();
             regarding.namespace = object.namespace.clone().or_else(|| row.namespace.map(str::to_owned));
+            // An unnamed row with its Event's name (`-o wide`'s NAME, an event router's
+            // `(name)`) is about the object that name starts with.
+            if regarding.name.is_none() {
+                regarding.name = row.event_name.and_then(object_of_event_name).map(str::to_owned);
+            }
         }
     }
     // Cluster-scoped objects have no namespace, whatever the row's NAMESPACE (the Event's own,
