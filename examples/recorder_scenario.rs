@@ -52,15 +52,15 @@ pub async fn run(client: kube::Client) -> Result<Stats, Box<dyn Error>> {
 
     let worker = pod("ml", "llama-train-worker-0");
     for _ in 0..1000 {
-        tally(recorder.publish(&worker, GangMembersWaiting::new(2, 4))?);
+        tally(recorder.publish(GangMembersWaiting::new(2, 4), &worker)?);
     }
-    tally(recorder.publish(&worker, GangMembersWaiting::new(3, 4))?);
+    tally(recorder.publish(GangMembersWaiting::new(3, 4), &worker)?);
 
     let pool = GpuPool::new("pool-a", None);
-    tally(recorder.publish(&pool, NodeCreated::new("i-0abc1234def567890", "10.0.0.9"))?);
-    tally(recorder.publish(&pod("cv", "vision-0"), GpuQuotaOrCapacityNotEnough::new(&long_error()))?);
+    tally(recorder.publish(NodeCreated::new("i-0abc1234def567890", "10.0.0.9"), &pool)?);
+    tally(recorder.publish(GpuQuotaOrCapacityNotEnough::new(&long_error()), &pod("cv", "vision-0"))?);
     for i in 0..30 {
-        tally(recorder.publish(&pool, DefragPodEvicted::new("ml", &format!("llama-infer-{i}"), "gpu-node-3"))?);
+        tally(recorder.publish(DefragPodEvicted::new("ml", &format!("llama-infer-{i}"), "gpu-node-3"), &pool)?);
     }
     recorder.shutdown().await;
     let stats = recorder.stats();

@@ -35,3 +35,49 @@ fn fixtures_match_the_reference_pack_when_present() {
         }
     }
 }
+
+/// The links of a Markdown text that rustdoc would resolve against the docs' own URL (relative paths), outside
+/// code blocks: inline `[text](target)` and reference definitions `[label]: target`.
+fn relative_links(markdown: &str) -> Vec<String> {
+    let absolute = |url: &str| url.starts_with("https://") || url.starts_with("http://") || url.starts_with('#');
+    let mut found = Vec::new();
+    let mut in_code = false;
+    for (number, line) in markdown.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("](") {
+            let target = &rest[at + 2..];
+            let end = target.find(')').unwrap_or(target.len());
+            let url = target[..end].split_whitespace().next().unwrap_or_default();
+            if !absolute(url) {
+                found.push(format!("line {}: {url}", number + 1));
+            }
+            rest = &target[end..];
+        }
+        if let Some(definition) = line.trim_start().strip_prefix('[')
+            && let Some((_, url)) = definition.split_once("]: ")
+            && !absolute(url.trim())
+        {
+            found.push(format!("line {}: {}", number + 1, url.trim()));
+        }
+    }
+    found
+}
+
+/// The facade's rustdoc is README.md (`#![doc = include_str!("../README.md")]`), so its links must work on docs.rs
+/// as on GitHub: absolute URLs or anchors, never repository paths.
+#[test]
+fn readme_links_work_in_rustdoc_and_on_github() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let relative = relative_links(&readme);
+    assert!(relative.is_empty(), "README.md links that break in the facade's rustdoc: {relative:#?}");
+    // The reader finds what it must.
+    let sample = "See [docs](docs/reasons.md), [site](https://x.io/a) and [top](#library).\n[ref]: crates/x/README.md\n```\nlet a = [b](c);\n```\n";
+    assert_eq!(relative_links(sample), ["line 1: docs/reasons.md", "line 2: crates/x/README.md"]);
+}

@@ -89,6 +89,30 @@ impl PartialEq<&str> for EventType {
     }
 }
 
+/// k8s-openapi's form of `type` (`Option<String>` on both Event APIs): `event.type_ = Some(EventType::Warning.into())`.
+impl From<EventType> for String {
+    fn from(event_type: EventType) -> Self {
+        match event_type {
+            EventType::Other(other) => other.0.into(),
+            known => known.as_str().to_owned(),
+        }
+    }
+}
+
+/// From a wire string, as [`EventType::parse`] (never fails).
+impl From<&str> for EventType {
+    fn from(s: &str) -> Self {
+        EventType::parse(s)
+    }
+}
+
+/// From k8s-openapi's `String`, as [`EventType::parse`] (never fails).
+impl From<String> for EventType {
+    fn from(s: String) -> Self {
+        EventType::parse(&s)
+    }
+}
+
 impl Serialize for EventType {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
@@ -132,6 +156,20 @@ mod tests {
         }
         assert_eq!(EventType::parse("Warning"), EventType::Warning);
         assert!(matches!(EventType::parse("normal"), EventType::Other(_)));
+    }
+
+    #[test]
+    fn converts_to_and_from_k8s_openapis_string() {
+        use k8s_openapi::api::events::v1::Event;
+        for s in ["Normal", "Warning", "Critical"] {
+            let event = Event { type_: Some(EventType::parse(s).into()), ..Event::default() };
+            assert_eq!(event.type_.as_deref(), Some(s));
+            let back: EventType = event.type_.clone().unwrap().into();
+            assert_eq!(back, EventType::parse(s));
+            assert_eq!(EventType::from(s), back);
+        }
+        assert_eq!(EventType::from("Warning".to_owned()), EventType::Warning);
+        assert!(matches!(EventType::from("warning"), EventType::Other(_)));
     }
 
     #[test]

@@ -4,8 +4,10 @@
 //! blocks, mixed), and a diagnosis of stuck GPU Pods.
 //!
 //! No I/O beyond reading what it is given, no kube client, no async runtime. A library crate: it
-//! selects no `k8s-openapi` version feature; the binary or test that links it does (set
-//! `K8S_OPENAPI_ENABLED_VERSION` for a bare `cargo build -p gpu-events-core`).
+//! selects no `k8s-openapi` version feature; the binary or test that links it does
+//! (`k8s-openapi = { version = "0.29", features = ["latest"] }`), as with kube. A bare `cargo build` or
+//! `cargo doc` of this crate, or of a library on it, needs `K8S_OPENAPI_ENABLED_VERSION=1.37` in the
+//! environment (any version k8s-openapi 0.29 supports, 1.33 to 1.37), or it stops in k8s-openapi's build script.
 //!
 //! # Map
 //!

@@ -836,3 +836,30 @@ fn a_refused_bind_and_an_uninitialized_node() {
     let text = "  Warning  FailedScheduling  1m  karpenter  Failed to schedule pod, would schedule against uninitialized nodeclaim/pool-a, node/node-a\n";
     assert_eq!(single(text).1, Cause::NodeNeverReady);
 }
+
+/// Every cause reads back from its JSON id, and a hand-made diagnosis (as a user's tool or test would write it)
+/// round-trips through serde with its evidence's reasons resolved again.
+#[test]
+fn every_cause_and_a_hand_made_diagnosis_round_trip() {
+    for cause in Cause::ALL {
+        let json = serde_json::to_value(cause).unwrap();
+        assert_eq!(json, cause.id());
+        assert_eq!(serde_json::from_value::<Cause>(json).unwrap(), *cause);
+    }
+    let karpenter = gpu_events_core::EventRecord::builder("FailedScheduling")
+        .reporting_controller("karpenter")
+        .note("Failed to schedule pod, did not tolerate taint (taint=a:NoSchedule)")
+        .regarding(gpu_events_core::ObjectReference::new("Pod", Some("ml"), "x"))
+        .build();
+    assert_ne!(karpenter.reason, gpu_events_core::ReasonName::parse("FailedScheduling"), "not the primary row");
+    let json = serde_json::json!({
+        "object": {"kind": "Pod", "namespace": "ml", "name": "x"},
+        "phase": "Pending", "cause": "untolerated-taint", "confidence": "medium",
+        "evidence": [serde_json::to_value(&karpenter).unwrap()],
+        "nextSteps": ["kubectl describe pod x -n ml"]
+    });
+    let diagnosis: gpu_events_core::diagnose::Diagnosis = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(diagnosis.cause, Cause::UntoleratedTaint);
+    assert_eq!(diagnosis.evidence[0].reason, karpenter.reason, "Karpenter's row again, not kube-scheduler's");
+    assert_eq!(serde_json::to_value(&diagnosis).unwrap(), json);
+}

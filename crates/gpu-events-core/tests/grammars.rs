@@ -142,3 +142,51 @@ fn every_ecosystem_and_scheduler_kind_has_a_sample() {
         .collect();
     assert!(missing.is_empty(), "kinds without a sample in SAMPLES (add a note the grammar reads): {missing:?}");
 }
+
+/// `Details::get` finds each sample's details in its one family, and `EventRecord::details_as` reaches a
+/// grammar's struct in one call (and nothing else).
+#[test]
+fn typed_details_are_reached_in_one_call() {
+    for (reason, note) in SAMPLES {
+        let info = Reason::all().iter().map(|r| r.info()).find(|info| info.id == *reason).unwrap();
+        let details = info.grammar.unwrap().parse(&Note::new(note));
+        let families = [
+            details.get::<TensorFusionDetails>().map(|d| d.kind()),
+            details.get::<SchedulingDetails>().map(|d| d.kind()),
+            details.get::<NodeDetails>().map(|d| d.kind()),
+            details.get::<EcosystemDetails>().map(|d| d.kind()),
+        ];
+        let found: Vec<_> = families.iter().flatten().collect();
+        assert_eq!(found, [&details.kind()], "{reason}: {note}: one family holds the details");
+    }
+    assert!(Details::Unrecognized.get::<SchedulingDetails>().is_none());
+
+    use gpu_events_core::EventRecord;
+    use gpu_events_core::details::ecosystem::Nominated;
+    use gpu_events_core::details::scheduling::FitError;
+    use gpu_events_core::details::tensorfusion::GangMembersWaiting;
+    let fit = EventRecord::builder("FailedScheduling")
+        .note("0/5 nodes are available: 3 Insufficient nvidia.com/gpu, 2 node(s) had untolerated taint {a: b}.")
+        .build();
+    let Some(Details::Scheduling(SchedulingDetails::FitError(expected))) = &fit.details else { panic!("{fit:?}") };
+    assert_eq!(fit.details_as::<FitError>(), Some(expected));
+    assert_eq!(fit.details_as::<FitError>().and_then(|f| f.total_nodes), Some(5));
+    assert!(fit.details_as::<Nominated>().is_none() && fit.details_as::<GangMembersWaiting>().is_none());
+    let gang = EventRecord::builder("GangWaitingForMembers")
+        .reporting_controller("GangScheduler")
+        .note("Waiting for gang members: 2/4 ready")
+        .build();
+    assert_eq!(gang.details_as::<GangMembersWaiting>(), Some(&GangMembersWaiting::new(2, 4)));
+    assert!(gang.details_as::<FitError>().is_none());
+    let nominated = EventRecord::builder("Nominated")
+        .reporting_controller("karpenter")
+        .note("Pod should schedule on: nodeclaim/gpu-a")
+        .build();
+    assert!(nominated.details_as::<Nominated>().is_some(), "{nominated:?}");
+    let unrecognized = EventRecord::builder("Nominated").reporting_controller("karpenter").note("hello").build();
+    assert_eq!(unrecognized.details, Some(Details::Unrecognized));
+    assert!(
+        unrecognized.details_as::<EcosystemDetails>().is_none() && unrecognized.details_as::<Nominated>().is_none()
+    );
+    assert!(EventRecord::builder("NoSuchReason").note("x").build().details_as::<FitError>().is_none());
+}

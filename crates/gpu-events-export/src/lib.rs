@@ -3,6 +3,11 @@
 //! expose bounded-cardinality metrics and alert on sustained patterns. `gpu-events export` is
 //! this crate behind flags; [`exporter::run`] is the same for a program of your own.
 //!
+//! A library crate: it enables no Kubernetes version feature of k8s-openapi; the binary or test that links it
+//! picks one (`k8s-openapi = { version = "0.29", features = ["latest"] }`), as with kube. A bare `cargo build`
+//! or `cargo doc` of a library on this crate needs `K8S_OPENAPI_ENABLED_VERSION=1.37` in the environment (any
+//! version k8s-openapi 0.29 supports, 1.33 to 1.37).
+//!
 //! # Map
 //!
 //! | module | what it does, in pipeline order |

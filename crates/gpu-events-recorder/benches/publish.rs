@@ -51,9 +51,9 @@ fn ours(rt: &Runtime, server: &ApiServer, keys: usize) -> Recorder {
             .build()
             .expect("a recorder");
         for i in 0..keys {
-            recorder.publish(&pod(i), GangMembersWaiting::new(2, 4)).expect("valid");
+            recorder.publish(GangMembersWaiting::new(2, 4), &pod(i)).expect("valid");
             // The second occurrence starts the series, so a measured repeat is a plain repeat.
-            recorder.publish(&pod(i), GangMembersWaiting::new(2, 4)).expect("valid");
+            recorder.publish(GangMembersWaiting::new(2, 4), &pod(i)).expect("valid");
         }
         recorder.flush().await;
         recorder
@@ -82,7 +82,7 @@ fn publish_repeat(c: &mut Criterion) {
         let recorder = ours(&rt, &server, keys);
         let target = pod(keys / 2);
         group.bench_with_input(BenchmarkId::new("gpu_events_recorder", keys), &keys, |b, _| {
-            b.iter(|| black_box(recorder.publish(&target, GangMembersWaiting::new(2, 4)).expect("valid")));
+            b.iter(|| black_box(recorder.publish(GangMembersWaiting::new(2, 4), &target).expect("valid")));
         });
         drop(recorder);
         drop(server);
@@ -105,7 +105,7 @@ fn writes_per_thousand_repeats(_: &mut Criterion) {
         let server = ApiServer::start().await;
         let recorder = Recorder::builder(server.client_without_retry(), "tensor-fusion.ai/bench").build().unwrap();
         for _ in 0..1000 {
-            recorder.publish(&pod(0), GangMembersWaiting::new(2, 4)).unwrap();
+            recorder.publish(GangMembersWaiting::new(2, 4), &pod(0)).unwrap();
             tokio::task::yield_now().await;
         }
         recorder.flush().await;

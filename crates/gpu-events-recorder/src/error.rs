@@ -85,6 +85,19 @@ pub enum InvalidEvent {
         /// The kind of the object it was published on.
         kind: String,
     },
+    /// The object's Rust type was declared [`SameKind`](crate::SameKind) as the reason's type, and has its kind
+    /// but another API group (an `example.com` `GPUPool` is not TensorFusion's).
+    #[error("reason {reason} is about {kind} objects of API group {expected:?}, not {group:?}")]
+    WrongGroup {
+        /// The reason's wire string.
+        reason: String,
+        /// The kind, the same for both.
+        kind: String,
+        /// The group of the reason's objects (`tensor-fusion.ai`; `""` for core).
+        expected: String,
+        /// The group of the object's type.
+        group: String,
+    },
     /// The reason is retired, or its note carries data and needs its typed details.
     #[error("reason {0} cannot be published without data: publish its typed details instead")]
     NeedsDetails(&'static str),

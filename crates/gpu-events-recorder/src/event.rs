@@ -176,11 +176,157 @@ impl IntoEvent for RawEvent {
 }
 
 /// Details whose regarding kind is known to the compiler: [`Recorder::publish`](crate::Recorder::publish)
-/// accepts them only on an object of type [`Publishable::Regarding`], so a GPUPool reason cannot
-/// be published on a Pod.
+/// accepts them only on an object of type [`Publishable::Regarding`] or of a type declared
+/// [`SameKind`] as it, so a GPUPool reason cannot be published on a Pod.
 pub trait Publishable: IntoEvent {
     /// The Rust type of the object the reason is about (`Pod`, [`GpuPool`](crate::GpuPool), ...).
     type Regarding: kube::Resource<DynamicType = ()>;
+}
+
+/// `Self` is an object type of the same kind and API group as `R`, so [`Recorder::publish`](crate::Recorder::publish)
+/// takes it where a reason is about `R` objects.
+///
+/// Every type is its own kind. Your own type of a kind this crate has a handle for (a kopium-generated `GPUPool`
+/// from TensorFusion's CRDs, with its spec and status) takes one line:
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")] async fn main() {
+/// use gpu_events_core::details::tensorfusion::NodeCreated;
+/// use gpu_events_recorder::{FakeRecorder, GpuPool, SameKind};
+/// # mod generated {
+/// #     use std::borrow::Cow;
+/// #     use kube::api::ObjectMeta;
+/// #     // What `#[derive(CustomResource)]` writes for kopium's output, trimmed.
+/// #     #[derive(Clone, Debug, Default)]
+/// #     pub struct GPUPool { pub metadata: ObjectMeta, pub spec: GPUPoolSpec }
+/// #     #[derive(Clone, Debug, Default)]
+/// #     pub struct GPUPoolSpec { pub default_using_local_gpu: Option<bool> }
+/// #     impl GPUPool {
+/// #         pub fn new(name: &str, spec: GPUPoolSpec) -> Self {
+/// #             GPUPool { metadata: ObjectMeta { name: Some(name.into()), ..Default::default() }, spec }
+/// #         }
+/// #     }
+/// #     impl kube::Resource for GPUPool {
+/// #         type DynamicType = ();
+/// #         type Scope = kube::core::ClusterResourceScope;
+/// #         fn kind(_: &()) -> Cow<'_, str> { "GPUPool".into() }
+/// #         fn group(_: &()) -> Cow<'_, str> { "tensor-fusion.ai".into() }
+/// #         fn version(_: &()) -> Cow<'_, str> { "v1".into() }
+/// #         fn plural(_: &()) -> Cow<'_, str> { "gpupools".into() }
+/// #         fn meta(&self) -> &ObjectMeta { &self.metadata }
+/// #         fn meta_mut(&mut self) -> &mut ObjectMeta { &mut self.metadata }
+/// #     }
+/// # }
+/// // kopium's output: #[derive(CustomResource)] #[kube(group = "tensor-fusion.ai", version = "v1", kind = "GPUPool")]
+/// use generated::GPUPool;
+///
+/// impl SameKind<GpuPool> for GPUPool {}
+///
+/// let fake = FakeRecorder::new("tensor-fusion.ai/pool-controller").unwrap();
+/// let pool = GPUPool::new("pool-a", Default::default());
+/// fake.recorder().publish(NodeCreated::new("i-0abc1234def567890", "10.0.0.9"), &pool).unwrap();
+/// # fake.recorder().flush().await;
+/// # assert_eq!(fake.events()[0].regarding.as_ref().and_then(|r| r.name.as_deref()), Some("pool-a"));
+/// # }
+/// ```
+///
+/// The declaration is checked when an event is published: a type whose kind is not one the reason is about is
+/// [`InvalidEvent::WrongKind`], one of another API group [`InvalidEvent::WrongGroup`]. An object whose kind is
+/// known only at run time (a `DynamicObject`, an `ObjectReference`) goes through
+/// [`Recorder::publish_ref`](crate::Recorder::publish_ref), checked there.
+#[diagnostic::on_unimplemented(
+    message = "this reason is not recorded on `{Self}` objects: it is about `{R}` objects",
+    label = "not an object of the reason's kind",
+    note = "publish it on a `{R}`; if `{Self}` is your own type of that kind and API group (a kopium-generated CRD type), declare it: `impl SameKind<{R}> for {Self} {{}}`",
+    note = "an object whose kind is known only at run time goes through `Recorder::publish_ref`, which checks the kind as it publishes"
+)]
+pub trait SameKind<R: kube::Resource<DynamicType = ()>>: kube::Resource<DynamicType = ()> {}
+
+impl<R: kube::Resource<DynamicType = ()>> SameKind<R> for R {}
+
+/// An event with a `related` (secondary) object: built by [`WithRelated::new`] (or
+/// [`Recorder::publish_related`](crate::Recorder::publish_related)), publishable wherever the event is.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")] async fn main() {
+/// use gpu_events_core::details::tensorfusion::GangMembersWaiting;
+/// use gpu_events_recorder::{FakeRecorder, WithRelated};
+/// use k8s_openapi::api::core::v1::{Node, Pod};
+/// use kube::api::ObjectMeta;
+/// use kube::Resource;
+///
+/// let fake = FakeRecorder::new("tensor-fusion.ai/my-controller").unwrap();
+/// let meta = |name: &str, namespace: Option<&str>| ObjectMeta { name: Some(name.into()), namespace: namespace.map(Into::into), ..Default::default() };
+/// let pod = Pod { metadata: meta("llama-0", Some("ml")), ..Default::default() };
+/// let node = Node { metadata: meta("gpu-1", None), ..Default::default() };
+/// fake.recorder().publish_related(GangMembersWaiting::new(2, 4), &pod, &node).unwrap();
+/// // The same, as a value: for publish_and_wait, or to hand around.
+/// let event = WithRelated::new(GangMembersWaiting::new(3, 4), node.object_ref(&()));
+/// fake.recorder().publish(event, &pod).unwrap();
+/// fake.recorder().flush().await;
+/// let events = fake.events();
+/// assert_eq!(events.len(), 2);
+/// assert!(events.iter().all(|e| e.related.as_ref().and_then(|r| r.name.as_deref()) == Some("gpu-1")));
+/// # }
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct WithRelated<E> {
+    event: E,
+    related: ObjectReference,
+}
+
+impl<E> WithRelated<E> {
+    /// `event` with `related` as its secondary object (replacing one the event had).
+    pub fn new(event: E, related: ObjectReference) -> Self {
+        WithRelated { event, related }
+    }
+}
+
+impl<E: IntoEvent> IntoEvent for WithRelated<E> {
+    fn into_event(self) -> Result<EventSpec, InvalidEvent> {
+        Ok(self.event.into_event()?.with_related(self.related))
+    }
+}
+
+impl<E: Publishable> Publishable for WithRelated<E> {
+    type Regarding = E::Regarding;
+}
+
+/// kube's own event (`kube::runtime::events::Event`), so that `recorder.publish_ref(&event, &reference)` reads as
+/// kube's `Recorder::publish(&event, &reference)`: checked as a [`RawEvent`] (a catalogued reason keeps its
+/// kinds), `secondary` written as `related`.
+#[cfg(feature = "kube-runtime")]
+impl IntoEvent for kube::runtime::events::Event {
+    fn into_event(self) -> Result<EventSpec, InvalidEvent> {
+        let raw = RawEvent::new(kube_type(self.type_), self.reason, self.action, self.note.unwrap_or_default());
+        match self.secondary {
+            Some(related) => raw.related(related),
+            None => raw,
+        }
+        .into_event()
+    }
+}
+
+/// As the owned event (its fields copied).
+#[cfg(feature = "kube-runtime")]
+impl IntoEvent for &kube::runtime::events::Event {
+    fn into_event(self) -> Result<EventSpec, InvalidEvent> {
+        let raw =
+            RawEvent::new(kube_type(self.type_), &self.reason, &self.action, self.note.clone().unwrap_or_default());
+        match &self.secondary {
+            Some(related) => raw.related(related.clone()),
+            None => raw,
+        }
+        .into_event()
+    }
+}
+
+#[cfg(feature = "kube-runtime")]
+fn kube_type(event_type: kube::runtime::events::EventType) -> EventType {
+    match event_type {
+        kube::runtime::events::EventType::Normal => EventType::Normal,
+        kube::runtime::events::EventType::Warning => EventType::Warning,
+    }
 }
 
 /// The Rust type of each kind of object the core crate's TensorFusion list names.

@@ -6,7 +6,7 @@ use k8s_openapi::api::events::v1::Event;
 
 use crate::backend::{FakeWrite, MemoryApi};
 use crate::error::BuildError;
-use crate::{Recorder, RecorderBuilder};
+use crate::{Recorder, RecorderBuilder, Reporting};
 
 /// A [`Recorder`] whose writes go to memory instead of an API server: the same validation,
 /// keys, series and economy, so a test sees exactly what would be sent.
@@ -21,7 +21,7 @@ use crate::{Recorder, RecorderBuilder};
 /// let fake = FakeRecorder::new("tensor-fusion.ai/test").unwrap();
 /// let pod = Pod { metadata: ObjectMeta { name: Some("llama-0".into()), namespace: Some("ml".into()), ..Default::default() }, ..Default::default() };
 /// for _ in 0..3 {
-///     fake.recorder().publish(&pod, GangMembersWaiting::new(2, 4)).unwrap();
+///     fake.recorder().publish(GangMembersWaiting::new(2, 4), &pod).unwrap();
 /// }
 /// fake.recorder().flush().await;
 /// let events = fake.events();
@@ -37,12 +37,13 @@ pub struct FakeRecorder {
 }
 
 impl FakeRecorder {
-    /// A fake recorder reporting as `reporting_controller`, with the default settings.
+    /// A fake recorder reporting as `reporter` (a controller name, a [`Reporting`](crate::Reporting) or kube's
+    /// `Reporter`), with the default settings.
     ///
     /// # Errors
     /// As [`RecorderBuilder::build`] (it needs a tokio runtime).
-    pub fn new(reporting_controller: impl Into<String>) -> Result<Self, BuildError> {
-        Self::with(reporting_controller, |builder| builder)
+    pub fn new(reporter: impl Into<Reporting>) -> Result<Self, BuildError> {
+        Self::with(reporter, |builder| builder)
     }
 
     /// A fake recorder with settings changed by `configure` (a clock, a spam filter, ...).
@@ -50,11 +51,11 @@ impl FakeRecorder {
     /// # Errors
     /// As [`RecorderBuilder::build`].
     pub fn with(
-        reporting_controller: impl Into<String>,
+        reporter: impl Into<Reporting>,
         configure: impl FnOnce(RecorderBuilder) -> RecorderBuilder,
     ) -> Result<Self, BuildError> {
         let api = Arc::new(MemoryApi::default());
-        let recorder = configure(Recorder::memory_builder(api.clone(), reporting_controller.into())).build()?;
+        let recorder = configure(Recorder::memory_builder(api.clone(), reporter.into())).build()?;
         Ok(FakeRecorder { recorder, api })
     }
 

@@ -13,9 +13,10 @@ use crate::backend::{Backend, MemoryApi, Reporter};
 use crate::cache::{Cache, Job, Key, Observed, Timing};
 use crate::clock::{Clock, SystemClock};
 use crate::error::{BuildError, InvalidEvent, PublishError, WriteError};
-use crate::event::{IntoEvent, Publishable};
+use crate::event::{IntoEvent, Publishable, SameKind, WithRelated};
 use crate::name::event_name;
 use crate::object_key::ObjectKey;
+use crate::reporting::Reporting;
 use crate::stats::{Counters, Stats};
 use crate::validate::{is_dns_label, qualified_name_problem, short_field};
 use crate::worker::{self, Envelope, RetryPolicy, Shared, nanos};
@@ -95,11 +96,11 @@ impl std::fmt::Debug for RecorderBuilder {
 }
 
 impl RecorderBuilder {
-    fn new(backend: Backend, controller: String) -> Self {
+    fn new(backend: Backend, reporting: Reporting) -> Self {
         RecorderBuilder {
             backend,
-            controller,
-            instance: None,
+            controller: reporting.controller,
+            instance: reporting.instance,
             cluster_namespace: "default".into(),
             queue_capacity: 1024,
             workers: 4,
@@ -114,7 +115,8 @@ impl RecorderBuilder {
         }
     }
 
-    /// `reportingInstance`: which replica records (at most 128 bytes; the Pod name is usual).
+    /// `reportingInstance`: which replica records (at most 128 bytes; the Pod name is usual). Overrides the
+    /// instance of the [`Reporting`](crate::Reporting) the builder was made with.
     pub fn instance(mut self, instance: impl Into<String>) -> Self {
         self.instance = Some(instance.into());
         self
@@ -275,6 +277,23 @@ impl RecorderBuilder {
     }
 }
 
+/// `details` back when `K`, the object's type, has the API group of the reason's type (always, unless `K` was
+/// declared [`SameKind`] by hand); the kind is checked with the catalogue's kinds when the event is observed.
+fn same_group<K, D>(details: D) -> Result<D, PublishError>
+where
+    K: SameKind<D::Regarding>,
+    D: Publishable,
+{
+    use kube::Resource;
+    let (expected, group) = (D::Regarding::group(&()), K::group(&()));
+    if expected == group {
+        return Ok(details);
+    }
+    let reason = details.into_event()?.reason.into_owned();
+    let (kind, expected, group) = (K::kind(&()).into_owned(), expected.into_owned(), group.into_owned());
+    Err(InvalidEvent::WrongGroup { reason, kind, expected, group }.into())
+}
+
 /// The most keys a recorder may hold (about 1.5 KB each at most).
 const MAX_KEYS: usize = 10_000_000;
 /// The longest write queue.
@@ -392,40 +411,61 @@ impl std::fmt::Debug for Recorder {
 }
 
 impl Recorder {
-    /// A builder for a recorder writing through `client` as `reporting_controller` (a qualified
-    /// name such as `tensor-fusion.ai/my-controller`, checked by [`RecorderBuilder::build`]).
-    pub fn builder(client: kube::Client, reporting_controller: impl Into<String>) -> RecorderBuilder {
-        RecorderBuilder::new(Backend::Kube(client), reporting_controller.into())
+    /// A builder for a recorder writing through `client` as `reporter`: the reportingController's name (a
+    /// qualified name such as `tensor-fusion.ai/my-controller`, checked by [`RecorderBuilder::build`]), or a
+    /// [`Reporting`](crate::Reporting) or kube's `kube::runtime::events::Reporter` (controller and instance).
+    pub fn builder(client: kube::Client, reporter: impl Into<Reporting>) -> RecorderBuilder {
+        RecorderBuilder::new(Backend::Kube(client), reporter.into())
     }
 
-    pub(crate) fn memory_builder(api: Arc<MemoryApi>, reporting_controller: String) -> RecorderBuilder {
-        RecorderBuilder::new(Backend::Memory(api), reporting_controller)
+    pub(crate) fn memory_builder(api: Arc<MemoryApi>, reporter: Reporting) -> RecorderBuilder {
+        RecorderBuilder::new(Backend::Memory(api), reporter)
     }
 
     /// Publishes typed details on the object they are about; the compiler checks the kind
-    /// (`GangMembersWaiting` needs a `Pod`, `NodeCreated` a [`GpuPool`](crate::GpuPool)).
+    /// (`GangMembersWaiting` needs a `Pod`, `NodeCreated` a [`GpuPool`](crate::GpuPool), or your own type of
+    /// that kind declared [`SameKind`]). Arguments in the order of kube's `Recorder::publish(event, reference)`.
     /// Never blocks.
     ///
     /// # Errors
-    /// [`PublishError::Invalid`] when the object has no name, [`PublishError::Shutdown`] after
-    /// [`shutdown`](Recorder::shutdown). Drops (full queue, spam filter) are not errors:
-    /// [`Published::Dropped`].
-    pub fn publish<K, D>(&self, object: &K, details: D) -> Result<Published, PublishError>
+    /// [`PublishError::Invalid`] when the object has no name, or its type was declared [`SameKind`] but has
+    /// another API group ([`InvalidEvent::WrongGroup`]) or kind ([`InvalidEvent::WrongKind`]);
+    /// [`PublishError::Shutdown`] after [`shutdown`](Recorder::shutdown). Drops (full queue, spam filter) are
+    /// not errors: [`Published::Dropped`].
+    pub fn publish<K, D>(&self, details: D, object: &K) -> Result<Published, PublishError>
     where
-        K: kube::Resource<DynamicType = ()>,
-        D: Publishable<Regarding = K>,
+        K: SameKind<D::Regarding>,
+        D: Publishable,
     {
-        self.publish_ref(&object.object_ref(&()), details)
+        let details = same_group::<K, D>(details)?;
+        self.publish_ref(details, &object.object_ref(&()))
     }
 
-    /// Publishes on an object given by reference; the reason's kinds are checked at run time
-    /// ([`InvalidEvent::WrongKind`]). The reference's `resourceVersion` is ignored; its
-    /// `fieldPath` is written (the first one of a series) but is not part of the key.
+    /// [`publish`](Recorder::publish) with a `related` (secondary) object: kube's `Event::secondary`, e.g. the
+    /// Node a Pod was evicted from or the ReplicaSet of a Deployment. The related object is part of the event's
+    /// key, as the regarding one is.
+    ///
+    /// # Errors
+    /// As [`publish`](Recorder::publish), and [`InvalidEvent::Missing`] when the related object has no name.
+    pub fn publish_related<K, D, R>(&self, details: D, object: &K, related: &R) -> Result<Published, PublishError>
+    where
+        K: SameKind<D::Regarding>,
+        D: Publishable,
+        R: kube::Resource<DynamicType = ()>,
+    {
+        self.publish(WithRelated::new(details, related.object_ref(&())), object)
+    }
+
+    /// Publishes on an object given by reference, in the argument order of kube's
+    /// `Recorder::publish(&event, &reference)` (a `kube::runtime::events::Event`, by value or reference, is an
+    /// [`IntoEvent`]); the reason's kinds are checked at run time ([`InvalidEvent::WrongKind`]). The reference's
+    /// `resourceVersion` is ignored; its `fieldPath` is written (the first one of a series) but is not part of
+    /// the key.
     ///
     /// # Errors
     /// As [`publish`](Recorder::publish), and [`InvalidEvent::WrongKind`].
-    pub fn publish_ref(&self, regarding: &ObjectReference, event: impl IntoEvent) -> Result<Published, PublishError> {
-        self.observe(regarding, event, None)
+    pub fn publish_ref(&self, event: impl IntoEvent, regarding: &ObjectReference) -> Result<Published, PublishError> {
+        self.observe(event, regarding, None)
     }
 
     /// [`publish`](Recorder::publish), then a future that waits up to `timeout` for the write.
@@ -438,15 +478,18 @@ impl Recorder {
     /// [`PublishError::Timeout`] (the write may still finish).
     pub fn publish_and_wait<K, D>(
         &self,
-        object: &K,
         details: D,
+        object: &K,
         timeout: Duration,
     ) -> impl Future<Output = Result<Published, PublishError>> + Send + 'static + use<K, D>
     where
-        K: kube::Resource<DynamicType = ()>,
-        D: Publishable<Regarding = K>,
+        K: SameKind<D::Regarding>,
+        D: Publishable,
     {
-        self.publish_ref_and_wait(&object.object_ref(&()), details, timeout)
+        let (tx, rx) = oneshot::channel();
+        let published =
+            same_group::<K, D>(details).and_then(|details| self.observe(details, &object.object_ref(&()), Some(tx)));
+        wait_for(published, rx, timeout)
     }
 
     /// [`publish_ref`](Recorder::publish_ref), then a future that waits up to `timeout` for the
@@ -456,18 +499,18 @@ impl Recorder {
     /// As [`publish_and_wait`](Recorder::publish_and_wait) and [`publish_ref`](Recorder::publish_ref).
     pub fn publish_ref_and_wait<E: IntoEvent>(
         &self,
-        regarding: &ObjectReference,
         event: E,
+        regarding: &ObjectReference,
         timeout: Duration,
     ) -> impl Future<Output = Result<Published, PublishError>> + Send + 'static + use<E> {
         let (tx, rx) = oneshot::channel();
-        wait_for(self.observe(regarding, event, Some(tx)), rx, timeout)
+        wait_for(self.observe(event, regarding, Some(tx)), rx, timeout)
     }
 
     fn observe(
         &self,
-        regarding: &ObjectReference,
         event: impl IntoEvent,
+        regarding: &ObjectReference,
         done: Option<oneshot::Sender<Result<(), WriteError>>>,
     ) -> Result<Published, PublishError> {
         let spec = event.into_event()?;

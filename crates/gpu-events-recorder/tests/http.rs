@@ -44,7 +44,7 @@ async fn a_thousand_repeats_cost_at_most_three_writes_and_a_new_note_is_a_new_ev
     let recorder = builder(&server).build().unwrap();
     let pod = pod("ml", "llama-train-worker-0");
     for i in 0..1000 {
-        let published = recorder.publish(&pod, GangMembersWaiting::new(2, 4)).unwrap();
+        let published = recorder.publish(GangMembersWaiting::new(2, 4), &pod).unwrap();
         if i == 0 {
             assert_eq!(published, Published::Queued);
         } else {
@@ -54,7 +54,7 @@ async fn a_thousand_repeats_cost_at_most_three_writes_and_a_new_note_is_a_new_ev
             tokio::task::yield_now().await;
         }
     }
-    recorder.publish(&pod, GangMembersWaiting::new(3, 4)).unwrap();
+    recorder.publish(GangMembersWaiting::new(3, 4), &pod).unwrap();
     recorder.flush().await;
 
     let writes = event_writes(&server);
@@ -102,8 +102,8 @@ async fn a_long_note_is_cut_to_the_limit_and_the_server_takes_it() {
     let error = format!("quota exceeded in namespace cv for total.max.vram.request: {}", "ÿ語🦀".repeat(560));
     assert!(error.len() > 5000);
     let published = recorder.publish_and_wait(
-        &pod("cv", "vision-0"),
         GpuQuotaOrCapacityNotEnough::new(&error),
+        &pod("cv", "vision-0"),
         Duration::from_secs(5),
     );
     assert_eq!(published.await.unwrap(), Published::Written);
@@ -125,7 +125,7 @@ async fn cluster_scoped_objects_go_to_the_configured_namespace() {
     let server = ApiServer::start().await;
     let recorder = builder(&server).build().unwrap();
     let pool = GpuPool::new("pool-a", Some("uid-pool-a".into()));
-    recorder.publish(&pool, NodeCreated::new("i-0abc1234def567890", "10.0.0.9")).unwrap();
+    recorder.publish(NodeCreated::new("i-0abc1234def567890", "10.0.0.9"), &pool).unwrap();
     recorder.flush().await;
     let events = server.events();
     assert_eq!(events.len(), 1);
@@ -136,7 +136,7 @@ async fn cluster_scoped_objects_go_to_the_configured_namespace() {
     assert_eq!(events[0]["reason"], "ManagedNodeCreated");
 
     let elsewhere = builder(&server).cluster_namespace("kube-system").build().unwrap();
-    elsewhere.publish(&pool, NodeCreated::new("i-0fff", "10.0.0.10")).unwrap();
+    elsewhere.publish(NodeCreated::new("i-0fff", "10.0.0.10"), &pool).unwrap();
     elsewhere.flush().await;
     assert!(server.events().iter().any(|e| e["metadata"]["namespace"] == "kube-system"));
     assert!(matches!(builder(&server).cluster_namespace("Kube_System").build(), Err(BuildError::ClusterNamespace(_))));
@@ -150,7 +150,7 @@ async fn concurrent_first_publishes_of_one_key_create_one_event() {
     let tasks: Vec<_> = (0..16)
         .map(|_| {
             let recorder = recorder.clone();
-            tokio::spawn(async move { recorder.publish(&pod("ml", "llama-0"), GangMembersWaiting::new(1, 4)).unwrap() })
+            tokio::spawn(async move { recorder.publish(GangMembersWaiting::new(1, 4), &pod("ml", "llama-0")).unwrap() })
         })
         .collect();
     for task in tasks {
@@ -171,7 +171,7 @@ async fn a_series_whose_event_expired_is_created_again_with_its_count() {
     let recorder = builder(&server).build().unwrap();
     let pod = pod("ml", "llama-0");
     for _ in 0..2 {
-        recorder.publish(&pod, GangMembersWaiting::new(2, 4)).unwrap();
+        recorder.publish(GangMembersWaiting::new(2, 4), &pod).unwrap();
         recorder.flush().await;
     }
     let name = server.events()[0]["metadata"]["name"].as_str().unwrap().to_owned();
@@ -180,7 +180,7 @@ async fn a_series_whose_event_expired_is_created_again_with_its_count() {
     server.remove(&ResourceType::EVENTS_V1, Some("ml"), &name).unwrap();
     server.clear_requests();
     for _ in 0..3 {
-        recorder.publish(&pod, GangMembersWaiting::new(2, 4)).unwrap();
+        recorder.publish(GangMembersWaiting::new(2, 4), &pod).unwrap();
     }
     recorder.flush().await;
     let writes = event_writes(&server);
@@ -199,7 +199,7 @@ async fn a_lost_create_answer_does_not_make_a_duplicate() {
     server.inject(Fault::lose_response().method("POST"));
     let recorder = builder(&server).build().unwrap();
     let result = recorder
-        .publish_and_wait(&pod("ml", "llama-0"), GangMembersWaiting::new(2, 4), Duration::from_secs(5))
+        .publish_and_wait(GangMembersWaiting::new(2, 4), &pod("ml", "llama-0"), Duration::from_secs(5))
         .await
         .unwrap();
     assert_eq!(result, Published::Written);
@@ -226,7 +226,7 @@ async fn a_name_taken_by_another_event_gets_a_new_name() {
     server.insert(other.take()).unwrap();
     let recorder = builder(&server).clock(ManualClock::new(at)).build().unwrap();
     recorder
-        .publish_and_wait(&pod("ml", "llama-0"), GangMembersWaiting::new(2, 4), Duration::from_secs(5))
+        .publish_and_wait(GangMembersWaiting::new(2, 4), &pod("ml", "llama-0"), Duration::from_secs(5))
         .await
         .unwrap();
     let posts: Vec<_> = event_writes(&server).into_iter().filter(|w| w.method == "POST").collect();
@@ -237,7 +237,7 @@ async fn a_name_taken_by_another_event_gets_a_new_name() {
     assert_ne!(names[0], names[1]);
     assert_eq!(server.events().len(), 2, "the other event is untouched");
     // Repeats go to the renamed event.
-    recorder.publish(&pod("ml", "llama-0"), GangMembersWaiting::new(2, 4)).unwrap();
+    recorder.publish(GangMembersWaiting::new(2, 4), &pod("ml", "llama-0")).unwrap();
     recorder.flush().await;
     let ours = server.events().into_iter().find(|e| e["metadata"]["name"] == names[1]).unwrap();
     assert_eq!(count_of(&ours), 2);
@@ -249,7 +249,7 @@ async fn a_spurious_conflict_on_a_free_name_retries_the_same_name() {
     server.inject(Fault::status(409).reason("AlreadyExists").method("POST"));
     let recorder = builder(&server).build().unwrap();
     recorder
-        .publish_and_wait(&pod("ml", "llama-0"), GangMembersWaiting::new(2, 4), Duration::from_secs(5))
+        .publish_and_wait(GangMembersWaiting::new(2, 4), &pod("ml", "llama-0"), Duration::from_secs(5))
         .await
         .unwrap();
     let posts: Vec<_> = event_writes(&server).into_iter().filter(|w| w.method == "POST").collect();
@@ -268,7 +268,7 @@ async fn throttling_server_errors_and_dropped_connections_are_retried_a_bounded_
     server.inject(Fault::status(503).method("POST").times(1));
     server.inject(Fault::drop_connection().method("POST").times(1));
     let recorder = builder(&server).build().unwrap();
-    let written = recorder.publish_and_wait(&pod("ml", "a"), GangMembersWaiting::new(1, 2), Duration::from_secs(5));
+    let written = recorder.publish_and_wait(GangMembersWaiting::new(1, 2), &pod("ml", "a"), Duration::from_secs(5));
     assert_eq!(written.await.unwrap(), Published::Written);
     assert_eq!(event_writes(&server).len(), 4);
     assert_eq!(recorder.stats().retries, 3);
@@ -278,7 +278,7 @@ async fn throttling_server_errors_and_dropped_connections_are_retried_a_bounded_
     server.clear_requests();
     server.inject(Fault::status(500).method("POST").forever());
     let failed =
-        recorder.publish_and_wait(&pod("ml", "b"), GangMembersWaiting::new(1, 2), Duration::from_secs(5)).await;
+        recorder.publish_and_wait(GangMembersWaiting::new(1, 2), &pod("ml", "b"), Duration::from_secs(5)).await;
     assert!(matches!(failed, Err(PublishError::Write(WriteError::RetriesExhausted { attempts: 4, .. }))), "{failed:?}");
     assert_eq!(event_writes(&server).len(), 4);
     assert_eq!(recorder.stats().failed, 1);
@@ -290,18 +290,18 @@ async fn validation_and_rbac_errors_surface_at_once() {
     let recorder = builder(&server).build().unwrap();
     server.deny("create", &ResourceType::EVENTS_V1);
     let denied =
-        recorder.publish_and_wait(&pod("ml", "a"), GangMembersWaiting::new(1, 2), Duration::from_secs(5)).await;
+        recorder.publish_and_wait(GangMembersWaiting::new(1, 2), &pod("ml", "a"), Duration::from_secs(5)).await;
     let Err(PublishError::Write(WriteError::Rejected { code: 403, .. })) = denied else { panic!("{denied:?}") };
     assert_eq!(event_writes(&server).len(), 1, "not retried");
     server.allow("create", &ResourceType::EVENTS_V1);
 
     server.inject(Fault::status(422).method("POST"));
     let invalid =
-        recorder.publish_and_wait(&pod("ml", "a"), GangMembersWaiting::new(1, 2), Duration::from_secs(5)).await;
+        recorder.publish_and_wait(GangMembersWaiting::new(1, 2), &pod("ml", "a"), Duration::from_secs(5)).await;
     assert!(matches!(invalid, Err(PublishError::Write(WriteError::Rejected { code: 422, .. }))), "{invalid:?}");
     assert_eq!(recorder.stats().rejected, 2);
     // The key was forgotten with its failed create: the next publish creates it.
-    let again = recorder.publish_and_wait(&pod("ml", "a"), GangMembersWaiting::new(1, 2), Duration::from_secs(5));
+    let again = recorder.publish_and_wait(GangMembersWaiting::new(1, 2), &pod("ml", "a"), Duration::from_secs(5));
     assert_eq!(again.await.unwrap(), Published::Written);
 
     // What the recorder can check, it checks before sending anything.
@@ -313,13 +313,13 @@ async fn validation_and_rbac_errors_surface_at_once() {
         ..Default::default()
     };
     let long_reason = RawEvent::new(EventType::Warning, "R".repeat(129), "Check", "x");
-    let err = recorder.publish_ref(&a, long_reason).unwrap_err();
+    let err = recorder.publish_ref(long_reason, &a).unwrap_err();
     assert!(matches!(err, PublishError::Invalid(InvalidEvent::TooLong { field: "reason", bytes: 129, .. })), "{err}");
     let node = ObjectReference { kind: Some("Node".into()), name: Some("gpu-1".into()), ..Default::default() };
-    let err = recorder.publish_ref(&node, GangMembersWaiting::new(1, 2)).unwrap_err();
+    let err = recorder.publish_ref(GangMembersWaiting::new(1, 2), &node).unwrap_err();
     assert!(matches!(err, PublishError::Invalid(InvalidEvent::WrongKind { kind, .. }) if kind == "Node"));
     let nameless = ObjectReference { kind: Some("Pod".into()), ..Default::default() };
-    assert!(recorder.publish_ref(&nameless, GangMembersWaiting::new(1, 2)).is_err());
+    assert!(recorder.publish_ref(GangMembersWaiting::new(1, 2), &nameless).is_err());
     assert!(server.requests().is_empty());
 }
 
@@ -351,7 +351,7 @@ async fn resource_version_and_field_path_are_not_part_of_the_key() {
             resource_version: Some(rv.into()),
             field_path: Some(path.into()),
         };
-        recorder.publish_ref(&reference, GangMembersWaiting::new(2, 4)).unwrap();
+        recorder.publish_ref(GangMembersWaiting::new(2, 4), &reference).unwrap();
     }
     recorder.flush().await;
     let events = server.events();
@@ -367,7 +367,7 @@ async fn heartbeats_keep_a_long_series_alive_and_a_quiet_series_gets_its_final_w
     let clock = ManualClock::new("2026-12-01T10:00:00Z".parse().unwrap());
     let recorder = builder(&server).clock(clock.clone()).sweep_interval(Duration::from_secs(3600)).build().unwrap();
     let pod = pod("ml", "llama-0");
-    let publish = || recorder.publish(&pod, GangMembersWaiting::new(2, 4)).unwrap();
+    let publish = || recorder.publish(GangMembersWaiting::new(2, 4), &pod).unwrap();
     publish();
     recorder.flush().await;
     publish(); // series start: one PATCH
@@ -433,20 +433,20 @@ async fn the_spam_filter_meters_new_events_per_object_and_counts_drops() {
     let mut dropped = 0;
     for i in 0..30 {
         let published =
-            recorder.publish(&pool, DefragPodEvicted::new("ml", &format!("llama-{i}"), "gpu-node-3")).unwrap();
+            recorder.publish(DefragPodEvicted::new("ml", &format!("llama-{i}"), "gpu-node-3"), &pool).unwrap();
         dropped += usize::from(published == Published::Dropped(Dropped::SpamFilter));
     }
     // Repeats of a live series are never metered.
     for _ in 0..10 {
         assert!(matches!(
-            recorder.publish(&pool, DefragPodEvicted::new("ml", "llama-0", "gpu-node-3")).unwrap(),
+            recorder.publish(DefragPodEvicted::new("ml", "llama-0", "gpu-node-3"), &pool).unwrap(),
             Published::Counted { .. }
         ));
     }
     // Five minutes later, one more token.
     clock.advance(Duration::from_secs(300));
     assert_eq!(
-        recorder.publish(&pool, DefragPodEvicted::new("ml", "llama-30", "gpu-node-3")).unwrap(),
+        recorder.publish(DefragPodEvicted::new("ml", "llama-30", "gpu-node-3"), &pool).unwrap(),
         Published::Queued
     );
     recorder.flush().await;
@@ -462,7 +462,7 @@ async fn a_full_queue_drops_new_events_and_counts_them_and_never_blocks() {
     let recorder = builder(&server).queue_capacity(2).workers(1).build().unwrap();
     let started = std::time::Instant::now();
     let outcomes: Vec<_> = (0..10)
-        .map(|i| recorder.publish(&pod("ml", &format!("p-{i}")), GangMembersWaiting::new(1, 2)).unwrap())
+        .map(|i| recorder.publish(GangMembersWaiting::new(1, 2), &pod("ml", &format!("p-{i}"))).unwrap())
         .collect();
     assert!(started.elapsed() < Duration::from_millis(100), "publish blocked for {:?}", started.elapsed());
     let dropped = outcomes.iter().filter(|o| **o == Published::Dropped(Dropped::QueueFull)).count();
@@ -478,12 +478,12 @@ async fn memory_is_bounded_and_an_evicted_series_keeps_its_count() {
     let recorder = builder(&server).max_keys(8).build().unwrap();
     let first = pod("ml", "first");
     for _ in 0..3 {
-        recorder.publish(&first, GangMembersWaiting::new(1, 2)).unwrap();
+        recorder.publish(GangMembersWaiting::new(1, 2), &first).unwrap();
         recorder.flush().await;
     }
-    recorder.publish(&first, GangMembersWaiting::new(1, 2)).unwrap();
+    recorder.publish(GangMembersWaiting::new(1, 2), &first).unwrap();
     for i in 0..50 {
-        recorder.publish(&pod("ml", &format!("p-{i}")), GangMembersWaiting::new(1, 2)).unwrap();
+        recorder.publish(GangMembersWaiting::new(1, 2), &pod("ml", &format!("p-{i}"))).unwrap();
     }
     recorder.flush().await;
     let stats = recorder.stats();
@@ -500,11 +500,11 @@ async fn shutdown_flushes_and_refuses_later_publishes() {
     let server = ApiServer::start().await;
     let recorder = builder(&server).build().unwrap();
     for _ in 0..5 {
-        recorder.publish(&pod("ml", "a"), GangMembersWaiting::new(1, 2)).unwrap();
+        recorder.publish(GangMembersWaiting::new(1, 2), &pod("ml", "a")).unwrap();
     }
     recorder.shutdown().await;
     assert_eq!(count_of(&server.events()[0]), 5);
-    assert!(matches!(recorder.publish(&pod("ml", "a"), GangMembersWaiting::new(1, 2)), Err(PublishError::Shutdown)));
+    assert!(matches!(recorder.publish(GangMembersWaiting::new(1, 2), &pod("ml", "a")), Err(PublishError::Shutdown)));
 }
 
 #[tokio::test]
@@ -512,11 +512,11 @@ async fn flush_returns_when_the_server_keeps_failing() {
     let server = ApiServer::start().await;
     let recorder = builder(&server).build().unwrap();
     let pod = pod("ml", "a");
-    recorder.publish(&pod, GangMembersWaiting::new(1, 2)).unwrap();
+    recorder.publish(GangMembersWaiting::new(1, 2), &pod).unwrap();
     recorder.flush().await;
     server.inject(Fault::status(500).method("PATCH").forever());
-    recorder.publish(&pod, GangMembersWaiting::new(1, 2)).unwrap();
-    recorder.publish(&pod, GangMembersWaiting::new(1, 2)).unwrap();
+    recorder.publish(GangMembersWaiting::new(1, 2), &pod).unwrap();
+    recorder.publish(GangMembersWaiting::new(1, 2), &pod).unwrap();
     tokio::time::timeout(Duration::from_secs(10), recorder.flush()).await.expect("flush ends");
     let stats = recorder.stats();
     assert!(stats.failed >= 1, "{stats:?}");

@@ -74,7 +74,7 @@ async fn a_published_event_reads_back_right(target: Target) {
     let pod = target.pod("rec-read-back", "llama-train-worker-0").await;
     let recorder = target.builder().await.build().unwrap();
     for i in 0..1000 {
-        recorder.publish(&pod, GangMembersWaiting::new(2, 4)).unwrap();
+        recorder.publish(GangMembersWaiting::new(2, 4), &pod).unwrap();
         if i % 100 == 0 {
             tokio::task::yield_now().await;
         }
@@ -105,7 +105,7 @@ async fn a_long_note_is_cut_and_taken(target: Target) {
     let pod = target.pod("rec-long-note", "vision-0").await;
     let recorder = target.builder().await.build().unwrap();
     let error = format!("quota exceeded in namespace cv for total.max.vram.request: {}", "ÿ語🦀".repeat(560));
-    let published = recorder.publish_and_wait(&pod, GpuQuotaOrCapacityNotEnough::new(&error), WAIT).await;
+    let published = recorder.publish_and_wait(GpuQuotaOrCapacityNotEnough::new(&error), &pod, WAIT).await;
     assert_eq!(published.unwrap(), Published::Written);
     let events = target.events("rec-long-note").await;
     assert_eq!(events.len(), 1);
@@ -123,7 +123,7 @@ async fn a_missing_namespace_is_the_servers_404(target: Target) {
     let pod: Pod =
         serde_json::from_value(json!({"metadata": {"name": "ghost-0", "namespace": "rec-absent", "uid": "uid-ghost"}}))
             .unwrap();
-    let published = recorder.publish_and_wait(&pod, GangMembersWaiting::new(1, 2), WAIT).await;
+    let published = recorder.publish_and_wait(GangMembersWaiting::new(1, 2), &pod, WAIT).await;
     let Err(PublishError::Write(WriteError::Rejected { code, reason, message, .. })) = &published else {
         panic!("{published:?}")
     };
@@ -138,7 +138,7 @@ async fn a_missing_namespace_is_the_servers_404(target: Target) {
 async fn cluster_scoped_objects_go_to_the_configured_namespace(target: Target) {
     let recorder = target.builder().await.cluster_namespace("kube-system").build().unwrap();
     let pool = GpuPool::new("pool-rec-cluster", Some("uid-pool-rec-cluster".into()));
-    let published = recorder.publish_and_wait(&pool, NodeCreated::new("i-0abc1234def567890", "10.0.0.9"), WAIT).await;
+    let published = recorder.publish_and_wait(NodeCreated::new("i-0abc1234def567890", "10.0.0.9"), &pool, WAIT).await;
     assert_eq!(published.unwrap(), Published::Written);
     let events: Vec<Event> = target
         .events("kube-system")
@@ -161,8 +161,8 @@ async fn cluster_scoped_objects_go_to_the_configured_namespace(target: Target) {
 async fn a_deleted_series_event_is_created_again(target: Target) {
     let pod = target.pod("rec-deleted", "trainer-0").await;
     let recorder = target.builder().await.build().unwrap();
-    recorder.publish(&pod, GangMembersWaiting::new(1, 4)).unwrap();
-    recorder.publish(&pod, GangMembersWaiting::new(1, 4)).unwrap();
+    recorder.publish(GangMembersWaiting::new(1, 4), &pod).unwrap();
+    recorder.publish(GangMembersWaiting::new(1, 4), &pod).unwrap();
     recorder.flush().await;
     let events = target.events("rec-deleted").await;
     assert_eq!(events.len(), 1, "{events:#?}");
@@ -173,7 +173,7 @@ async fn a_deleted_series_event_is_created_again(target: Target) {
         .expect("the Event deleted");
     assert!(target.events("rec-deleted").await.is_empty());
     for _ in 0..3 {
-        recorder.publish(&pod, GangMembersWaiting::new(1, 4)).unwrap();
+        recorder.publish(GangMembersWaiting::new(1, 4), &pod).unwrap();
     }
     recorder.flush().await;
     let events = target.events("rec-deleted").await;

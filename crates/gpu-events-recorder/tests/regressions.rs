@@ -33,27 +33,27 @@ async fn an_evicted_series_with_a_write_in_flight_keeps_its_count() {
     let server = ApiServer::start().await;
     server.inject(Fault::delay(Duration::from_millis(200)).method("POST").times(1));
     let recorder = builder(&server).max_keys(1).build().unwrap();
-    recorder.publish(&pod("ml", "a"), GangMembersWaiting::new(2, 4)).unwrap();
+    recorder.publish(GangMembersWaiting::new(2, 4), &pod("ml", "a")).unwrap();
     tokio::time::sleep(Duration::from_millis(50)).await;
     for _ in 0..4 {
-        recorder.publish(&pod("ml", "a"), GangMembersWaiting::new(2, 4)).unwrap();
+        recorder.publish(GangMembersWaiting::new(2, 4), &pod("ml", "a")).unwrap();
     }
-    recorder.publish(&pod("ml", "b"), GangMembersWaiting::new(2, 4)).unwrap();
+    recorder.publish(GangMembersWaiting::new(2, 4), &pod("ml", "b")).unwrap();
     recorder.flush().await;
     assert_eq!(total_for(&server, "a"), 5);
 
     // The series-start PATCH is in flight when it is evicted.
     let server = ApiServer::start().await;
     let recorder = builder(&server).max_keys(1).build().unwrap();
-    recorder.publish(&pod("ml", "a"), GangMembersWaiting::new(2, 4)).unwrap();
+    recorder.publish(GangMembersWaiting::new(2, 4), &pod("ml", "a")).unwrap();
     recorder.flush().await;
     server.inject(Fault::delay(Duration::from_millis(200)).method("PATCH").times(1));
-    recorder.publish(&pod("ml", "a"), GangMembersWaiting::new(2, 4)).unwrap();
+    recorder.publish(GangMembersWaiting::new(2, 4), &pod("ml", "a")).unwrap();
     tokio::time::sleep(Duration::from_millis(50)).await;
     for _ in 0..8 {
-        recorder.publish(&pod("ml", "a"), GangMembersWaiting::new(2, 4)).unwrap();
+        recorder.publish(GangMembersWaiting::new(2, 4), &pod("ml", "a")).unwrap();
     }
-    recorder.publish(&pod("ml", "b"), GangMembersWaiting::new(2, 4)).unwrap();
+    recorder.publish(GangMembersWaiting::new(2, 4), &pod("ml", "b")).unwrap();
     recorder.flush().await;
     assert_eq!(total_for(&server, "a"), 10);
     assert_eq!(recorder.stats().lost_occurrences, 0);
@@ -71,7 +71,7 @@ async fn under_eviction_pressure_every_accepted_occurrence_reaches_the_server() 
                 for i in 0..2000 {
                     let p = pod("ml", &format!("p-{}", (i * 7 + t) % 30));
                     if let Ok(Published::Queued | Published::Counted { .. }) =
-                        recorder.publish(&p, GangMembersWaiting::new(1, 2))
+                        recorder.publish(GangMembersWaiting::new(1, 2), &p)
                     {
                         accepted.fetch_add(1, Ordering::Relaxed);
                     }
@@ -97,12 +97,12 @@ async fn without_patch_permission_repeats_do_not_cost_a_request_each() {
     let recorder = builder(&server).build().unwrap();
     server.deny("patch", &ResourceType::EVENTS_V1);
     let p = pod("ml", "a");
-    recorder.publish_and_wait(&p, GangMembersWaiting::new(2, 4), Duration::from_secs(2)).await.unwrap();
+    recorder.publish_and_wait(GangMembersWaiting::new(2, 4), &p, Duration::from_secs(2)).await.unwrap();
     // The series start is refused: the awaited publish says so.
-    let refused = recorder.publish_and_wait(&p, GangMembersWaiting::new(2, 4), Duration::from_secs(2)).await;
+    let refused = recorder.publish_and_wait(GangMembersWaiting::new(2, 4), &p, Duration::from_secs(2)).await;
     assert!(matches!(refused, Err(PublishError::Write(WriteError::Rejected { code: 403, .. }))), "{refused:?}");
     for _ in 0..1000 {
-        recorder.publish(&p, GangMembersWaiting::new(2, 4)).unwrap();
+        recorder.publish(GangMembersWaiting::new(2, 4), &p).unwrap();
         tokio::task::yield_now().await;
     }
     recorder.flush().await;
@@ -119,7 +119,7 @@ async fn shutdown_writes_every_publish_it_accepted() {
             let (recorder, accepted) = (recorder.clone(), accepted.clone());
             tokio::spawn(async move {
                 loop {
-                    match recorder.publish(&pod("ml", "a"), GangMembersWaiting::new(1, 2)) {
+                    match recorder.publish(GangMembersWaiting::new(1, 2), &pod("ml", "a")) {
                         Ok(_) => accepted.fetch_add(1, Ordering::Relaxed),
                         Err(PublishError::Shutdown) => return,
                         Err(other) => panic!("{other}"),
@@ -143,14 +143,14 @@ async fn a_full_queue_neither_drops_an_evicted_count_nor_evicts_for_a_dropped_ev
     let server = ApiServer::start().await;
     let recorder = builder(&server).max_keys(3).queue_capacity(1).workers(1).build().unwrap();
     for _ in 0..10 {
-        recorder.publish(&pod("ml", "a"), GangMembersWaiting::new(1, 2)).unwrap();
+        recorder.publish(GangMembersWaiting::new(1, 2), &pod("ml", "a")).unwrap();
         recorder.flush().await;
     }
     server.inject(Fault::delay(Duration::from_millis(100)).method("POST").times(2));
-    recorder.publish(&pod("ml", "b"), GangMembersWaiting::new(1, 2)).unwrap();
+    recorder.publish(GangMembersWaiting::new(1, 2), &pod("ml", "b")).unwrap();
     tokio::time::sleep(Duration::from_millis(20)).await;
-    recorder.publish(&pod("ml", "c"), GangMembersWaiting::new(1, 2)).unwrap();
-    let d = recorder.publish(&pod("ml", "d"), GangMembersWaiting::new(1, 2)).unwrap();
+    recorder.publish(GangMembersWaiting::new(1, 2), &pod("ml", "c")).unwrap();
+    let d = recorder.publish(GangMembersWaiting::new(1, 2), &pod("ml", "d")).unwrap();
     recorder.flush().await;
     assert_eq!(total_for(&server, "a"), 10);
     if d == Published::Dropped(gpu_events_recorder::Dropped::QueueFull) {
@@ -166,7 +166,7 @@ async fn cluster_scoped_events_only_go_where_the_server_takes_them() {
         assert!(matches!(builder(&server).cluster_namespace(bad).build(), Err(BuildError::ClusterNamespace(_))));
     }
     let fake = FakeRecorder::with("tensor-fusion.ai/review", |b| b.cluster_namespace("kube-system")).unwrap();
-    fake.recorder().publish(&GpuPool::new("pool-a", None), NodeCreated::new("i-0abc", "10.0.0.9")).unwrap();
+    fake.recorder().publish(NodeCreated::new("i-0abc", "10.0.0.9"), &GpuPool::new("pool-a", None)).unwrap();
     fake.recorder().flush().await;
     assert_eq!(fake.events()[0].metadata.namespace.as_deref(), Some("kube-system"));
 }
@@ -177,7 +177,7 @@ async fn a_lost_answer_without_get_permission_makes_no_duplicate() {
     server.deny("get", &ResourceType::EVENTS_V1);
     server.inject(Fault::lose_response().method("POST"));
     let recorder = builder(&server).build().unwrap();
-    recorder.publish_and_wait(&pod("ml", "a"), GangMembersWaiting::new(1, 2), Duration::from_secs(5)).await.unwrap();
+    recorder.publish_and_wait(GangMembersWaiting::new(1, 2), &pod("ml", "a"), Duration::from_secs(5)).await.unwrap();
     assert_eq!(server.events().len(), 1);
 }
 
@@ -187,7 +187,7 @@ fn a_recorder_whose_runtime_is_gone_says_shut_down() {
         .unwrap()
         .block_on(async { FakeRecorder::new("tensor-fusion.ai/review").unwrap() });
     // The runtime (and the workers) are gone now.
-    let outcome = recorder.recorder().publish(&pod("ml", "a"), GangMembersWaiting::new(1, 2));
+    let outcome = recorder.recorder().publish(GangMembersWaiting::new(1, 2), &pod("ml", "a"));
     assert!(matches!(outcome, Err(PublishError::Shutdown)), "{outcome:?}");
 }
 
@@ -216,21 +216,21 @@ async fn references_are_checked_like_the_server_checks_them() {
         namespace: namespace.map(str::to_owned),
         ..Default::default()
     };
-    let bad = recorder.publish_ref(&reference(Some("ML_NS")), GangMembersWaiting::new(1, 2));
+    let bad = recorder.publish_ref(GangMembersWaiting::new(1, 2), &reference(Some("ML_NS")));
     assert!(matches!(bad, Err(PublishError::Invalid(InvalidEvent::Namespace(_)))), "{bad:?}");
-    let missing = recorder.publish_ref(&reference(None), GangMembersWaiting::new(1, 2));
+    let missing = recorder.publish_ref(GangMembersWaiting::new(1, 2), &reference(None));
     assert!(matches!(missing, Err(PublishError::Invalid(InvalidEvent::Missing { .. }))), "{missing:?}");
     let kindless = ObjectReference { name: Some("b".into()), ..Default::default() };
     let related = RawEvent::new(EventType::Normal, "Linked", "Link", "x").related(kindless);
-    assert!(matches!(recorder.publish_ref(&reference(Some("ml")), related), Err(PublishError::Invalid(_))));
+    assert!(matches!(recorder.publish_ref(related, &reference(Some("ml"))), Err(PublishError::Invalid(_))));
     // A catalogued reason keeps its kinds when published raw.
     let raw = RawEvent::new(EventType::Normal, "ManagedNodeCreated", "Created", "Created node: i-1, IP: 10.0.0.1");
-    let err = recorder.publish_ref(&reference(Some("ml")), raw).unwrap_err();
+    let err = recorder.publish_ref(raw, &reference(Some("ml"))).unwrap_err();
     assert!(matches!(err, PublishError::Invalid(InvalidEvent::WrongKind { .. })), "{err}");
     // One EventType with core: a type the API server refuses on events.k8s.io/v1 is refused
     // before any write, with the type named.
     let info = RawEvent::new(EventType::parse("Info"), "Checked", "Check", "x");
-    let err = recorder.publish_ref(&reference(Some("ml")), info).unwrap_err();
+    let err = recorder.publish_ref(info, &reference(Some("ml"))).unwrap_err();
     assert!(matches!(&err, PublishError::Invalid(InvalidEvent::Type(t)) if t == "Info"), "{err}");
     assert!(fake.events().is_empty());
 }
@@ -239,9 +239,9 @@ async fn references_are_checked_like_the_server_checks_them() {
 async fn a_clock_that_goes_back_never_puts_the_last_observation_first() {
     let clock = ManualClock::new("2026-12-01T10:00:00Z".parse().unwrap());
     let fake = FakeRecorder::with("tensor-fusion.ai/review", |b| b.clock(clock.clone())).unwrap();
-    fake.recorder().publish(&pod("ml", "a"), GangMembersWaiting::new(1, 2)).unwrap();
+    fake.recorder().publish(GangMembersWaiting::new(1, 2), &pod("ml", "a")).unwrap();
     clock.set("2026-12-01T08:00:00Z".parse().unwrap());
-    fake.recorder().publish(&pod("ml", "a"), GangMembersWaiting::new(1, 2)).unwrap();
+    fake.recorder().publish(GangMembersWaiting::new(1, 2), &pod("ml", "a")).unwrap();
     fake.recorder().flush().await;
     let event = &fake.events()[0];
     let first = event.event_time.as_ref().unwrap().0;
@@ -253,9 +253,9 @@ async fn a_clock_that_goes_back_never_puts_the_last_observation_first() {
 async fn details_that_would_read_back_differently_are_refused() {
     let fake = FakeRecorder::new("tensor-fusion.ai/review").unwrap();
     let pool = GpuPool::new("pool-a", None);
-    let odd = fake.recorder().publish(&pool, NodeCreated::new("i-1, IP: 10.0.0.1", "10.0.0.9"));
+    let odd = fake.recorder().publish(NodeCreated::new("i-1, IP: 10.0.0.1", "10.0.0.9"), &pool);
     assert!(matches!(odd, Err(PublishError::Invalid(InvalidEvent::Ambiguous { .. }))), "{odd:?}");
-    let odd = fake.recorder().publish(&pool, DefragPodEvicted::new("ml", "x on node y", "z"));
+    let odd = fake.recorder().publish(DefragPodEvicted::new("ml", "x on node y", "z"), &pool);
     assert!(matches!(odd, Err(PublishError::Invalid(InvalidEvent::Ambiguous { .. }))), "{odd:?}");
-    assert!(fake.recorder().publish(&pool, DefragPodEvicted::new("ml", "llama-0", "gpu-node-3")).is_ok());
+    assert!(fake.recorder().publish(DefragPodEvicted::new("ml", "llama-0", "gpu-node-3"), &pool).is_ok());
 }

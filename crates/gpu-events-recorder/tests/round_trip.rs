@@ -52,13 +52,13 @@ impl Samples {
         D: Publishable + Clone + Into<TensorFusionDetails>,
     {
         let name = object.meta().name.clone().unwrap();
-        self.fake.recorder().publish(object, details.clone()).unwrap();
+        self.fake.recorder().publish(details.clone(), object).unwrap();
         self.expected.push((name, details.into()));
     }
 
     fn add_fixed<D: Publishable>(&mut self, object: &D::Regarding, details: D, reason: TensorFusionReason) {
         let name = object.meta().name.clone().unwrap();
-        self.fake.recorder().publish(object, details).unwrap();
+        self.fake.recorder().publish(details, object).unwrap();
         self.fixed.push((name, reason));
     }
 }

@@ -90,12 +90,25 @@ fn source_hash(dir: &Path) -> Result<u64, RealError> {
     Ok(hash)
 }
 
-/// `$CARGO_TARGET_DIR` (at run time, else as built), else the workspace's `target/`.
+/// `$CARGO_TARGET_DIR` (at run time, else as built), else the workspace's `target/` when this crate is built from
+/// the repository, else (a dependency from crates.io, whose sources are read-only in cargo's registry) a directory
+/// under the system's temporary directory.
 fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .or_else(|| option_env!("CARGO_TARGET_DIR").map(PathBuf::from))
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"))
+        .unwrap_or_else(|| default_target_dir(Path::new(env!("CARGO_MANIFEST_DIR"))))
+}
+
+/// `target/` of the workspace two levels above `manifest_dir` when there is one (its `Cargo.lock`), else
+/// `$TMPDIR/gpu-events-testkit`.
+fn default_target_dir(manifest_dir: &Path) -> PathBuf {
+    let workspace = manifest_dir.join("../..");
+    if workspace.join("Cargo.lock").is_file() && workspace.join("crates/gpu-events-testkit").is_dir() {
+        workspace.join("target")
+    } else {
+        std::env::temp_dir().join("gpu-events-testkit")
+    }
 }
 
 fn io_at(path: &Path) -> impl FnOnce(std::io::Error) -> RealError + '_ {
@@ -105,6 +118,18 @@ fn io_at(path: &Path) -> impl FnOnce(std::io::Error) -> RealError + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn builds_go_under_the_workspace_target_or_a_temporary_directory_when_a_dependency() {
+        let repository = Path::new(env!("CARGO_MANIFEST_DIR"));
+        assert_eq!(default_target_dir(repository), repository.join("../../target"));
+        // As cargo unpacks a registry dependency: `~/.cargo/registry/src/<index>/gpu-events-testkit-0.1.0`.
+        let registry = std::env::temp_dir().join(format!("gpu-events-registry-{}", std::process::id()));
+        let unpacked = registry.join("src/index.crates.io-0000/gpu-events-testkit-0.1.0");
+        std::fs::create_dir_all(&unpacked).unwrap();
+        assert_eq!(default_target_dir(&unpacked), std::env::temp_dir().join("gpu-events-testkit"));
+        std::fs::remove_dir_all(&registry).unwrap();
+    }
 
     #[test]
     fn the_source_hash_changes_with_any_go_file_and_ignores_others() {

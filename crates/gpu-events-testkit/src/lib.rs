@@ -108,7 +108,8 @@
 //! feature adds `ApiServer::client` and friends for crates that already depend on `kube` 5.
 //!
 //! The `real-apiserver` feature adds `RealApiServer`: a real kube-apiserver (v1.37.2) on an embedded etcd,
-//! built from `harness/` with Go once and cached under `target/`, for the same tests against the real thing.
+//! built from `harness/` with Go once and cached under `target/` (a temporary directory when the crate is a
+//! dependency from crates.io), for the same tests against the real thing.
 //! `cargo run -p gpu-events-testkit --example kube-apiserver -- --kubeconfig kubeconfig.yaml` starts one for anyone.
 
 mod body;

@@ -77,6 +77,15 @@ macro_rules! details_family {
             )+)?
         }
 
+        impl $crate::details::DetailsType for $Family {
+            fn from_details(details: &$crate::details::Details) -> Option<&Self> {
+                match details {
+                    $crate::details::Details::$Outer(details) => Some(details),
+                    _ => None,
+                }
+            }
+        }
+
         impl $Family {
             /// The `kind` as in JSON.
             pub fn kind(&self) -> &'static str {
@@ -109,6 +118,15 @@ macro_rules! details_family {
             impl From<$Type> for $Family {
                 fn from(details: $Type) -> Self {
                     $Family::$Variant(details)
+                }
+            }
+
+            impl $crate::details::DetailsType for $Type {
+                fn from_details(details: &$crate::details::Details) -> Option<&Self> {
+                    match details {
+                        $crate::details::Details::$Outer($Family::$Variant(details)) => Some(details),
+                        _ => None,
+                    }
                 }
             }
 

@@ -30,6 +30,13 @@ use crate::EventType;
 /// let karpenter = ReasonName::resolve("FailedScheduling", Some("karpenter"));
 /// assert_ne!(scheduler, karpenter);
 /// assert_eq!(scheduler.as_str(), karpenter.as_str());
+///
+/// // Counting by what `kubectl get events` prints: key by the wire string.
+/// let mut by_wire = std::collections::BTreeMap::<&str, u32>::new();
+/// for reason in [&scheduler, &karpenter] {
+///     *by_wire.entry(reason.as_str()).or_default() += 1;
+/// }
+/// assert_eq!(by_wire.into_iter().collect::<Vec<_>>(), [("FailedScheduling", 2)]);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ReasonName {
@@ -185,4 +192,40 @@ pub(super) fn known_wire_strings() -> Vec<&'static str> {
         .map(|r| r.as_str())
         .filter(|w| seen.insert(*w))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, HashMap, HashSet};
+
+    use super::*;
+
+    /// Equality and hashing follow the catalogue row: two rows of one wire string are two keys; the wire string
+    /// (`as_str`) is the key that groups them as kubectl prints them; an unknown reason equals only itself.
+    #[test]
+    fn equality_follows_the_row_and_the_wire_string_groups() {
+        let names = [
+            ReasonName::resolve("FailedScheduling", Some("default-scheduler")),
+            ReasonName::resolve("FailedScheduling", Some("karpenter")),
+            ReasonName::resolve("FailedScheduling", Some("default-scheduler")),
+            ReasonName::parse("SomethingNew"),
+            ReasonName::parse("SomethingNew"),
+        ];
+        assert_ne!(names[0], names[1], "kube-scheduler's and Karpenter's rows differ");
+        assert_eq!(names[0], names[2]);
+        assert_eq!(names[3], names[4]);
+        let by_value: HashSet<&ReasonName> = names.iter().collect();
+        assert_eq!(by_value.len(), 3, "by row: scheduler, karpenter, unknown");
+        let mut by_wire: HashMap<&str, usize> = HashMap::new();
+        for name in &names {
+            *by_wire.entry(name.as_str()).or_default() += 1;
+        }
+        assert_eq!(by_wire.len(), 2);
+        assert_eq!(by_wire["FailedScheduling"], 3);
+        // Owned keys for a map that outlives the records.
+        let owned: BTreeMap<String, usize> = names.iter().map(|n| (n.to_string(), 1)).collect();
+        assert_eq!(owned.keys().collect::<Vec<_>>(), ["FailedScheduling", "SomethingNew"]);
+        // A known reason never equals an unknown one of another string, and comparing with a string compares wires.
+        assert!(names[1] == "FailedScheduling" && names[3] != names[0]);
+    }
 }

@@ -72,6 +72,7 @@ impl ObjectReference {
 #[derive(Clone, Debug, Default)]
 #[must_use]
 pub struct EventRecordBuilder {
+    cluster: Option<String>,
     reason: String,
     type_: Option<String>,
     note: Option<String>,
@@ -96,6 +97,11 @@ impl EventRecord {
 }
 
 impl EventRecordBuilder {
+    /// The cluster the record is from (set by the exporter and the CLI, never by an Event).
+    pub fn cluster(mut self, cluster: impl Into<String>) -> Self {
+        self.cluster = Some(cluster.into());
+        self
+    }
     /// `type`.
     pub fn type_(mut self, type_: EventType) -> Self {
         self.type_ = Some(type_.as_str().to_owned());
@@ -153,7 +159,7 @@ impl EventRecordBuilder {
     /// The record, normalized as a decoded one would be.
     pub fn build(self) -> EventRecord {
         let count = self.count.map(|c| i32::try_from(c).unwrap_or(i32::MAX));
-        RawEvent {
+        let mut record = RawEvent {
             reason: Some(&self.reason),
             type_: self.type_.as_deref(),
             note: self.note.as_deref(),
@@ -170,7 +176,9 @@ impl EventRecordBuilder {
             uid: self.event_uid.as_deref(),
             ..RawEvent::default()
         }
-        .into_record()
+        .into_record();
+        record.cluster = self.cluster;
+        record
     }
 }
 
@@ -211,7 +219,9 @@ mod tests {
         assert!(record.note.starts_with("0/2 nodes"));
         assert!(record.has_flag(Flag::CombinedFromSimilarEvents));
         assert!(record.has_flag(Flag::TypeMismatch), "FailedScheduling is a Warning");
-        let unknown = EventRecord::builder("SomethingNew").note("free text").build();
+        assert_eq!(record.cluster, None);
+        let unknown = EventRecord::builder("SomethingNew").note("free text").cluster("gpu-lab").build();
+        assert_eq!(unknown.cluster.as_deref(), Some("gpu-lab"));
         assert!(!unknown.known);
         assert_eq!(unknown.reason.as_str(), "SomethingNew");
         assert_eq!(unknown.details, None);

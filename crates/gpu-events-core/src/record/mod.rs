@@ -184,6 +184,27 @@ pub enum Flag {
 }
 
 impl EventRecord {
+    /// The typed details as `T`: a grammar's struct ([`FitError`](crate::details::scheduling::FitError),
+    /// [`GangMembersWaiting`](crate::details::tensorfusion::GangMembersWaiting), ...) or a family enum
+    /// ([`SchedulingDetails`](crate::details::SchedulingDetails), ...); `None` when the record has no details,
+    /// other ones, or [`Details::Unrecognized`].
+    ///
+    /// ```
+    /// use gpu_events_core::EventRecord;
+    /// use gpu_events_core::details::scheduling::FitError;
+    /// use gpu_events_core::details::tensorfusion::GangMembersWaiting;
+    ///
+    /// let record = EventRecord::builder("FailedScheduling")
+    ///     .note("0/4 nodes are available: 4 Insufficient nvidia.com/gpu.")
+    ///     .build();
+    /// let fit = record.details_as::<FitError>().expect("the FitError grammar read the note");
+    /// assert_eq!(fit.total_nodes, Some(4));
+    /// assert!(record.details_as::<GangMembersWaiting>().is_none());
+    /// ```
+    pub fn details_as<T: crate::details::DetailsType + ?Sized>(&self) -> Option<&T> {
+        self.details.as_ref().and_then(T::from_details)
+    }
+
     /// Whether the record carries `flag`.
     pub fn has_flag(&self, flag: Flag) -> bool {
         self.flags.contains(&flag)

@@ -118,6 +118,15 @@ macro_rules! tensorfusion_details {
             }
         }
 
+        impl super::DetailsType for TensorFusionDetails {
+            fn from_details(details: &Details) -> Option<&Self> {
+                match details {
+                    Details::TensorFusion(details) => Some(details),
+                    _ => None,
+                }
+            }
+        }
+
         /// The variant names, in declaration order (to check that each `kind` is its variant's
         /// name in camelCase).
         #[cfg(test)]
@@ -129,6 +138,15 @@ macro_rules! tensorfusion_details {
             impl $Variant {
                 #[doc = concat!("The `kind` of this details type in JSON: `", $kind, "`.")]
                 pub const KIND: &'static str = $kind;
+            }
+
+            impl super::DetailsType for $Variant {
+                fn from_details(details: &Details) -> Option<&Self> {
+                    match details {
+                        Details::TensorFusion(TensorFusionDetails::$Variant(details)) => Some(details),
+                        _ => None,
+                    }
+                }
             }
 
             impl From<$Variant> for TensorFusionDetails {
