@@ -190,14 +190,15 @@ fn phase_of(diagnosis: &Diagnosis) -> String {
 /// Whether the diagnosis's phase is the expected one. The collectors wrote Pod phases
 /// (`status.phase`: Pending, Running, Failed, ...) or a state the phase has no word for
 /// (`Inqueue`); the diagnosis names the state kubectl's STATUS column shows, which lies in one
-/// phase (ContainerCreating is Pending, Evicted is Failed, CrashLoopBackOff is Running; an
+/// phase (ContainerCreating and Init:CrashLoopBackOff are Pending, Evicted is Failed, CrashLoopBackOff is Running; an
 /// OOMKilled container leaves its Pod Running or Failed by restart policy).
 fn phase_matches(want: &str, diagnosis: &Diagnosis) -> bool {
     let got = phase_of(diagnosis);
     let in_phase: &[&str] = match got.as_str() {
-        "ContainerCreating" | "Pending" => &["Pending"],
+        // Init containers run while the Pod is Pending.
+        "ContainerCreating" | "Pending" | "Init:CrashLoopBackOff" => &["Pending"],
         "Evicted" | "Failed" => &["Failed"],
-        "CrashLoopBackOff" | "Init:CrashLoopBackOff" | "Running" => &["Running"],
+        "CrashLoopBackOff" | "Running" => &["Running"],
         "OOMKilled" => &["Running", "Failed"],
         _ => &[],
     };

@@ -863,3 +863,16 @@ fn every_cause_and_a_hand_made_diagnosis_round_trip() {
     assert_eq!(diagnosis.evidence[0].reason, karpenter.reason, "Karpenter's row again, not kube-scheduler's");
     assert_eq!(serde_json::to_value(&diagnosis).unwrap(), json);
 }
+
+#[test]
+fn a_waiting_containers_runtime_message_names_the_runtime_cause() {
+    // corpus 160 in `-o json` form: RunContainerError's message is the runtime's error chain.
+    let pod = r#"{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "gpu-0", "namespace": "edge"},
+      "status": {"phase": "Pending", "containerStatuses": [{"name": "main", "restartCount": 1,
+        "state": {"waiting": {"reason": "RunContainerError",
+          "message": "failed to create task for container: failed to create shim task: OCI runtime create failed: could not apply required modification to OCI specification: error modifying OCI spec: failed to inject CDI devices: unresolvable CDI devices nvidia.com/gpu=tegra: unknown"}}}]}}"#;
+    let records = records(pod);
+    let [record] = records.as_slice() else { panic!("{records:#?}") };
+    assert!(record.note.ends_with("unresolvable CDI devices nvidia.com/gpu=tegra: unknown"), "{}", record.note);
+    assert_eq!(single(pod).1, Cause::CdiDeviceUnresolvable);
+}

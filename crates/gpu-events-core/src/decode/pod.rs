@@ -15,6 +15,9 @@ pub(crate) struct ContainerState {
     pub(crate) reason: String,
     pub(crate) container: Option<String>,
     pub(crate) init: bool,
+    /// The state's `message` (a waiting container's `back-off 5m0s restarting failed
+    /// container=...`, the runtime error of a `RunContainerError`), when the input gives one.
+    pub(crate) message: Option<String>,
 }
 
 impl ContainerState {
@@ -79,6 +82,10 @@ impl PodStatus {
                     reason,
                     container: container.get("name").and_then(Value::as_str).map(str::to_owned),
                     init,
+                    message: None,
+                };
+                let message = |state: &str, phase: &str| {
+                    container.get(state)?.get(phase)?.get("message")?.as_str().map(str::to_owned)
                 };
                 let oom = [reason("state", "terminated"), reason("lastState", "terminated")]
                     .into_iter()
@@ -88,7 +95,9 @@ impl PodStatus {
                     pod.oom_killed = oom.map(state);
                 }
                 if pod.waiting.is_none() {
-                    pod.waiting = reason("state", "waiting").map(state);
+                    pod.waiting = reason("state", "waiting")
+                        .map(state)
+                        .map(|w| ContainerState { message: message("state", "waiting"), ..w });
                 }
             }
         }
@@ -101,6 +110,10 @@ impl PodStatus {
         let container = self.oom_killed.as_ref().or(self.waiting.as_ref());
         let (reason, note, field_path) = match (self.reason.as_deref(), container) {
             (Some(reason), _) => (reason, self.message.clone(), None),
+            // The kubelet's own words for the state, when the input has them.
+            (None, Some(state)) if state.message.is_some() => {
+                (state.reason.as_str(), state.message.clone(), state.field_path())
+            }
             (None, Some(state)) => {
                 let note = match &state.container {
                     Some(name) if state.init => format!("init container {name} status: {}", state.reason),

@@ -40,7 +40,7 @@ pub(super) fn read(record: &EventRecord) -> Signal {
     use Confidence::{High, Medium};
     let none = NONE;
     if record.has_flag(crate::record::Flag::FromStatus) && !record.known {
-        return container_status(record.reason.as_str(), in_init_container(record));
+        return container_status(record.reason.as_str(), in_init_container(record), &record.note);
     }
     let Some(reason) = record.reason.reason() else {
         // Uncatalogued reasons of GPU health monitors (vendor node-problem-detector rules, DCGM
@@ -220,8 +220,18 @@ fn shortage(resource: &str) -> Cause {
 
 /// A container state reason read from a pasted Pod status (`State: Waiting` / `Last State:
 /// Terminated`), which is not an event reason.
-fn container_status(reason: &str, init: bool) -> Signal {
+fn container_status(reason: &str, init: bool, note: &str) -> Signal {
     use Confidence::{High, Medium};
+    // A state with the kubelet's message (`state.waiting.message`): a start failure's runtime
+    // error chain names its cause as the kubelet's `Failed` event would.
+    let said = !note.is_empty() && !note.ends_with(&format!("status: {reason}"));
+    if matches!(reason, "CreateContainerError" | "RunContainerError") && said {
+        let failure = crate::details::node::RuntimeFailure::classify(None, note);
+        return match runtime_cause(&failure.cause, note) {
+            Cause::Unknown => cause(Phase::ContainerCreating, Cause::Unknown, Medium),
+            found => cause(Phase::ContainerCreating, found, Medium),
+        };
+    }
     match reason {
         "OOMKilled" => cause(Phase::OomKilled, Cause::ContainerOom, High),
         "CrashLoopBackOff" if init => cause(Phase::InitCrashLoopBackOff, Cause::CrashLoop, High),

@@ -89,6 +89,7 @@ impl Described {
             reason: reason.to_owned(),
             container: self.container.clone(),
             init: self.containers == Some(true),
+            message: None,
         };
         // Only a Pod has container states (a PodGroup's `Conditions:` have reasons too).
         if self.kind.as_deref().is_some_and(|kind| kind != "Pod") {

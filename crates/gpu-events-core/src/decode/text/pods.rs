@@ -35,7 +35,7 @@ impl ListedPod {
         if fine.contains(&reason) || (init && reason.contains('/')) || reason.is_empty() {
             return None;
         }
-        let state = || Some(ContainerState { reason: reason.to_owned(), container: None, init });
+        let state = || Some(ContainerState { reason: reason.to_owned(), container: None, init, message: None });
         let mut status = PodStatus {
             kind: Some("Pod".to_owned()),
             namespace: self.namespace.clone(),
@@ -136,5 +136,61 @@ mod tests {
         ] {
             assert!(status(line).is_none(), "{line}");
         }
+    }
+}
+
+/// A waiting container's message quoted anywhere (a console, `-o yaml`'s `state.waiting.message`,
+/// prose): `back-off 20s restarting failed container=NAME pod=POD_NAMESPACE(UID)` (the kubelet's
+/// CrashLoopBackOff message, pkg/kubelet/kuberuntime/kuberuntime_manager.go, `format.Pod`), as
+/// that Pod's `fromStatus` record: the container is in CrashLoopBackOff now.
+pub(super) fn waiting_message(line: &str, now: DateTime<Utc>) -> Option<EventRecord> {
+    let marker = line.find(" restarting failed container=")?;
+    let start = line[..marker].rfind("ack-off ").and_then(|at| at.checked_sub(1))?;
+    if !line[start..].starts_with(['B', 'b']) {
+        return None;
+    }
+    let after = &line[marker + " restarting failed container=".len()..];
+    let (container, rest) = after.split_once(' ')?;
+    let pod = rest.strip_prefix("pod=")?;
+    let close = pod.find(')')?;
+    let (pod_ref, uid) = pod[..close].split_once('(')?;
+    let (name, namespace) = pod_ref.split_once('_')?;
+    let end = line.len() - rest.len() + "pod=".len() + close + 1;
+    PodStatus {
+        kind: Some("Pod".to_owned()),
+        namespace: Some(namespace.to_owned()),
+        name: Some(name.to_owned()),
+        uid: Some(uid.to_owned()).filter(|u| !u.is_empty()),
+        waiting: Some(ContainerState {
+            reason: "CrashLoopBackOff".to_owned(),
+            container: Some(container.to_owned()),
+            init: false,
+            message: Some(line[start..end].to_owned()),
+        }),
+        time: Some(now),
+        ..PodStatus::default()
+    }
+    .record()
+}
+
+#[cfg(test)]
+mod waiting_tests {
+    use super::*;
+
+    #[test]
+    fn a_crash_loop_message_quoted_in_prose_is_the_pods_status() {
+        let now = chrono::DateTime::parse_from_rfc3339("2026-11-30T06:00:00Z").unwrap().to_utc();
+        let line = "you'd see an error \"Back-off 20s restarting failed container=installer pod=installer-z7ht8_kube-system(b362cd39-f621): CrashLoopBackOff\" on Init containers";
+        let record = waiting_message(line, now).unwrap();
+        assert_eq!(record.reason, "CrashLoopBackOff");
+        assert_eq!(
+            record.note,
+            "Back-off 20s restarting failed container=installer pod=installer-z7ht8_kube-system(b362cd39-f621)"
+        );
+        assert_eq!(record.regarding.name.as_deref(), Some("installer-z7ht8"));
+        assert_eq!(record.regarding.namespace.as_deref(), Some("kube-system"));
+        assert_eq!(record.regarding.field_path.as_deref(), Some("spec.containers{installer}"));
+        assert!(record.has_flag(crate::Flag::FromStatus));
+        assert!(waiting_message("restarting failed container=x, pod y", now).is_none());
     }
 }
