@@ -876,3 +876,21 @@ fn a_waiting_containers_runtime_message_names_the_runtime_cause() {
     assert!(record.note.ends_with("unresolvable CDI devices nvidia.com/gpu=tegra: unknown"), "{}", record.note);
     assert_eq!(single(pod).1, Cause::CdiDeviceUnresolvable);
 }
+
+#[test]
+fn a_claim_nominated_again_and_again_never_became_ready() {
+    // corpus 151 (Karpenter on Bottlerocket NVIDIA): 43 nominations of one NodeClaim.
+    let text = "43x Nominated: Pod should schedule on: nodeclaim/pool-a, node/node-a (train-0.180819b84ef9dc25)\n";
+    assert_eq!(single(text), (Phase::Pending, Cause::NodeNeverReady, Confidence::Medium));
+    let once = "  Normal  Nominated  1m  karpenter  Pod should schedule on: nodeclaim/pool-a\n";
+    assert_eq!(single(once).1, Cause::NodeExpansionPending);
+}
+
+#[test]
+fn a_plugin_that_answers_with_its_own_error_is_not_high_on_unavailable() {
+    // corpus 116 (Volcano gpushare plugin): the plugin answered; its words are the evidence.
+    let text = "  Warning  UnexpectedAdmissionError  1m  kubelet  Allocate failed due to rpc error: code = Unknown desc = failed to find gpu id, which is unexpected\n";
+    assert_eq!(single(text), (Phase::Failed, Cause::DevicePluginUnavailable, Confidence::Medium));
+    let down = "  Warning  UnexpectedAdmissionError  1m  kubelet  Allocate failed due to rpc error: code = Unavailable desc = connection error: desc = \"transport: Error while dialing dial unix /var/lib/kubelet/device-plugins/nvidia.sock: connect: connection refused\", which is unexpected\n";
+    assert_eq!(single(down), (Phase::Failed, Cause::DevicePluginUnavailable, Confidence::High));
+}

@@ -29,7 +29,8 @@
 //! 1. An admission failure ends the Pod (phase `Failed`): later mount and sandbox errors are its
 //!    fallout, not the cause.
 //! 2. Nominations of two or more new NodeClaims that never take the Pod are `node-never-ready`
-//!    churn, not `node-expansion-pending`.
+//!    churn, not `node-expansion-pending`; so is one NodeClaim nominated ten times or more
+//!    (`43x Nominated`, corpus 151).
 //! 3. An admission error whose plugin says the device is gone (`nvml: GPU is lost`, `fallen off
 //!    the bus`, an Xid) is `device-fault`, not `device-plugin-unavailable`.
 //! 4. A probe whose output says `No devices were found` (or an Xid) is `device-fault`.
@@ -48,7 +49,17 @@
 //!    card shortages are `insufficient-gpu`, `ResourceQuotaNotFit` a quota, `ModeNotFit` and the
 //!    type/UUID/NUMA mismatches `invalid-gpu-request`, `CardNotHealth` a device fault.
 //! 10. A Volcano gang summary with no per-node reason (`10/30 tasks in gang unschedulable: job
-//!    is not ready`) is `gang-waiting`; `queue resource quota insufficient` is a quota.
+//!    is not ready`) is `gang-waiting`; `queue resource quota insufficient` is a quota; a gang
+//!    of one (`1 minAvailable`) waits for no member: `insufficient-resources` (corpus 101).
+//! 11. A scale-up that was tried for the Pod and failed (GKE's `FailedScaleUp`) is
+//!    `node-expansion-failed`, from its typed details (corpus 156).
+//! 12. An extender's `binding rejected` (HAMi's node lock) is `gpu-allocation-failed`;
+//!    Karpenter's `would schedule against uninitialized nodeclaim` is `node-never-ready`
+//!    (corpus 137, 151).
+//! 13. An admission error in which the plugin answered with its own error (`code = Unknown
+//!    desc = ...`) is `device-plugin-unavailable` at Medium at most: the plugin is up (corpus 116).
+//! 14. A waiting container's message (`RunContainerError`'s runtime chain) names the runtime
+//!    cause as the kubelet's `Failed` event would (corpus 160).
 //!
 //! # FitErrors: which per-node reason is the cause
 //!

@@ -24,6 +24,8 @@ pub(super) struct Reading {
     /// A Karpenter nomination: a hash of the NodeClaim it names (new claims, one after another,
     /// that never take the Pod are churn).
     pub(super) claim: Option<u64>,
+    /// How many times the nomination was made (the record's count), for a nomination.
+    nominations: u32,
     /// A hash of the reason's wire string.
     reason: u64,
     /// The record has no note (a `get pods` STATUS, a status block's `Reason:` alone).
@@ -67,6 +69,7 @@ impl Reading {
             typed: record.details.as_ref().is_some_and(|d| !matches!(d, crate::details::Details::Unrecognized))
                 && !record.has_flag(crate::Flag::CutInPaste),
             claim: nominated_claim(record),
+            nominations: if record.reason == "Nominated" { record.count } else { 0 },
             reason: hash_of(record.reason.as_str()),
             bare: record.note.trim().is_empty(),
         }
@@ -103,6 +106,11 @@ fn current_phase(readings: &[Reading]) -> Phase {
         .find(|(_, p)| lifecycle(*p).is_none_or(|later| later > rank))
         .map_or(newest, |(_, p)| p)
 }
+
+/// Nominations of one NodeClaim, counted, from which it is taken as never becoming ready: a GPU
+/// node launches and initializes in minutes, and Karpenter nominates about once a minute while
+/// it waits (its events are de-duplicated per pass).
+const RENOMINATIONS: u32 = 10;
 
 /// Whether `cause` accounts for the evidence of `other`, so that `other` does not contradict it.
 fn explains(cause: Cause, other: Cause) -> bool {
@@ -182,7 +190,10 @@ pub(super) fn conclude(readings: &mut [Reading]) -> Option<(Phase, Cause, Confid
     let mut claims: Vec<u64> = readings.iter().filter_map(|r| r.claim).collect();
     claims.sort_unstable();
     claims.dedup();
-    if claims.len() >= 2
+    // One claim nominated again and again (Karpenter nominates at each provisioning pass while
+    // the claim is in flight) never became a node the Pod could use either.
+    let renominated = readings.iter().map(|r| r.nominations).max().unwrap_or(0) >= RENOMINATIONS;
+    if (claims.len() >= 2 || renominated)
         && phase == Phase::Pending
         && matches!(cause, Cause::NodeExpansionPending | Cause::InsufficientGpu | Cause::InsufficientResources)
     {

@@ -327,6 +327,11 @@ fn kubelet_signal(reason: KubeletReason, record: &EventRecord, details: Option<&
         K::UnexpectedAdmissionError if names_device_fault(&record.note) => {
             cause(Phase::Failed, Cause::DeviceFault, High)
         }
+        // The plugin answered with an error of its own (`code = Unknown desc = ...`): it is up,
+        // and its words say more than "unavailable" can: no High on the plugin's state.
+        K::UnexpectedAdmissionError if record.note.contains("code = Unknown desc") => {
+            cause(Phase::Failed, Cause::DevicePluginUnavailable, Medium)
+        }
         K::UnexpectedAdmissionError => cause(Phase::Failed, Cause::DevicePluginUnavailable, High),
         K::Evicted => cause(Phase::Evicted, Cause::NodePressureEviction, High),
         K::SystemOOM => cause(Phase::Running, Cause::HostOom, High),
