@@ -49,17 +49,17 @@
 //!    card shortages are `insufficient-gpu`, `ResourceQuotaNotFit` a quota, `ModeNotFit` and the
 //!    type/UUID/NUMA mismatches `invalid-gpu-request`, `CardNotHealth` a device fault.
 //! 10. A Volcano gang summary with no per-node reason (`10/30 tasks in gang unschedulable: job
-//!    is not ready`) is `gang-waiting`; `queue resource quota insufficient` is a quota; a gang
-//!    of one (`1 minAvailable`) waits for no member: `insufficient-resources` (corpus 101).
+//!     is not ready`) is `gang-waiting`; `queue resource quota insufficient` is a quota; a gang
+//!     of one (`1 minAvailable`) waits for no member: `insufficient-resources` (corpus 101).
 //! 11. A scale-up that was tried for the Pod and failed (GKE's `FailedScaleUp`) is
-//!    `node-expansion-failed`, from its typed details (corpus 156).
+//!     `node-expansion-failed`, from its typed details (corpus 156).
 //! 12. An extender's `binding rejected` (HAMi's node lock) is `gpu-allocation-failed`;
-//!    Karpenter's `would schedule against uninitialized nodeclaim` is `node-never-ready`
-//!    (corpus 137, 151).
+//!     Karpenter's `would schedule against uninitialized nodeclaim` is `node-never-ready`
+//!     (corpus 137, 151).
 //! 13. An admission error in which the plugin answered with its own error (`code = Unknown
-//!    desc = ...`) is `device-plugin-unavailable` at Medium at most: the plugin is up (corpus 116).
+//!     desc = ...`) is `device-plugin-unavailable` at Medium at most: the plugin is up (corpus 116).
 //! 14. A waiting container's message (`RunContainerError`'s runtime chain) names the runtime
-//!    cause as the kubelet's `Failed` event would (corpus 160).
+//!     cause as the kubelet's `Failed` event would (corpus 160).
 //!
 //! # FitErrors: which per-node reason is the cause
 //!
