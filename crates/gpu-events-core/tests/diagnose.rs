@@ -894,3 +894,13 @@ fn a_plugin_that_answers_with_its_own_error_is_not_high_on_unavailable() {
     let down = "  Warning  UnexpectedAdmissionError  1m  kubelet  Allocate failed due to rpc error: code = Unavailable desc = connection error: desc = \"transport: Error while dialing dial unix /var/lib/kubelet/device-plugins/nvidia.sock: connect: connection refused\", which is unexpected\n";
     assert_eq!(single(down), (Phase::Failed, Cause::DevicePluginUnavailable, Confidence::High));
 }
+
+#[test]
+fn a_message_quoted_without_its_reason_is_at_most_medium() {
+    // Rule 14: an issue title or a sentence gives the message, not the Pod's other events.
+    let quoted = "the pod is stuck with `0/4 nodes are available: 4 Insufficient nvidia.com/gpu.` any idea?\n";
+    assert_eq!(single(quoted), (Phase::Pending, Cause::InsufficientGpu, Confidence::Medium));
+    let row =
+        "  Warning  FailedScheduling  1m  default-scheduler  0/4 nodes are available: 4 Insufficient nvidia.com/gpu.\n";
+    assert_eq!(single(row).2, Confidence::High);
+}

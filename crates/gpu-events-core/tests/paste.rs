@@ -266,3 +266,17 @@ fn a_scheduler_log_line_with_err_is_the_failed_scheduling_it_records() {
     );
     assert!(record.has_flag(gpu_events_core::Flag::FromLog));
 }
+
+#[test]
+fn a_back_off_note_names_its_pod_for_the_rows_beside_it() {
+    // corpus 184: a describe typed with a shell alias the readers do not know (`kn describe po`).
+    let text = "kn describe po validator-h7h8p\n.....\nEvents:\n  Type     Reason   Age                From     Message\n  ----     ------   ----               ----     -------\n  Normal   Started  38s (x4 over 74s)  kubelet  Started container cuda-validation\n  Warning  BackOff  9s (x7 over 73s)   kubelet  Back-off restarting failed container cuda-validation in pod validator-h7h8p_gpu-operator(e5d64f72-86c8-4c90-936a-aa59a005abba)\n";
+    let (records, _) = read(text);
+    assert_eq!(records.len(), 2, "{records:?}");
+    for record in &records {
+        assert_eq!(
+            (record.regarding.name.as_deref(), record.regarding.namespace.as_deref()),
+            (Some("validator-h7h8p"), Some("gpu-operator"))
+        );
+    }
+}

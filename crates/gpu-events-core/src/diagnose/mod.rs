@@ -58,7 +58,10 @@
 //!     (corpus 137, 151).
 //! 13. An admission error in which the plugin answered with its own error (`code = Unknown
 //!     desc = ...`) is `device-plugin-unavailable` at Medium at most: the plugin is up (corpus 116).
-//! 14. A waiting container's message (`RunContainerError`'s runtime chain) names the runtime
+//! 14. A cause read only from messages quoted without their reason (flag `inferredReason`: an
+//!     issue title, a sentence that quotes a scheduler message) is at most Medium: the rest of
+//!     the object's events, which could contradict it, are not in the input.
+//! 15. A waiting container's message (`RunContainerError`'s runtime chain) names the runtime
 //!     cause as the kubelet's `Failed` event would (corpus 160).
 //!
 //! # FitErrors: which per-node reason is the cause

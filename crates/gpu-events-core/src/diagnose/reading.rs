@@ -65,9 +65,12 @@ impl Reading {
             index,
             signal: signal::read(record),
             warning: record.type_ == Some(EventType::Warning) || (record.type_.is_none() && always_warning()),
-            // A note cut by the paste was typed from part of itself: no High on it.
+            // A note cut by the paste was typed from part of itself, and a message quoted without
+            // its reason (`inferredReason`) comes without the rest of the Pod's events: no High
+            // on either.
             typed: record.details.as_ref().is_some_and(|d| !matches!(d, crate::details::Details::Unrecognized))
-                && !record.has_flag(crate::Flag::CutInPaste),
+                && !record.has_flag(crate::Flag::CutInPaste)
+                && !record.has_flag(crate::Flag::InferredReason),
             claim: nominated_claim(record),
             nominations: if record.reason == "Nominated" { record.count } else { 0 },
             reason: hash_of(record.reason.as_str()),

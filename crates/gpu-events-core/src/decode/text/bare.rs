@@ -150,10 +150,21 @@ pub(super) fn find_in_prose(line: &str) -> Option<&str> {
         .map(|(at, _)| at)
         .min()?;
     let message = &line[at..];
-    // A message quoted in a sentence ends at its closing quote, not at the end of the line.
-    Some(match line[..at].chars().next_back() {
-        Some(quote @ ('"' | '`')) => message.rfind(quote).map_or(message, |end| &message[..end]),
-        _ => message,
+    // A message quoted in a sentence ends at its closing quote, not at the end of the line; the
+    // quote may open before words that lead the message (`` `Unschedulable: 0/1 nodes ...` ``).
+    let before = &line[..at];
+    let opened = match before.chars().next_back() {
+        Some(quote @ ('"' | '`')) => Some(quote),
+        _ => before
+            .rfind('`')
+            .filter(|&open| {
+                before[open + 1..].chars().all(|c| c != '"') && before[..open].matches('`').count() % 2 == 0
+            })
+            .map(|_| '`'),
+    };
+    Some(match opened {
+        Some(quote) => message.rfind(quote).map_or(message, |end| &message[..end]),
+        None => message,
     })
 }
 
@@ -248,5 +259,9 @@ mod tests {
             Some("0/1 nodes are available: 1 Insufficient nvidia.com/gpu.")
         );
         assert_eq!(find_in_prose("version 10/12 of the docs"), None);
+        assert_eq!(
+            find_in_prose("I get the error:  `Unschedulable: 0/1 nodes are available: 1 Insufficient x.` Thanks"),
+            Some("0/1 nodes are available: 1 Insufficient x.")
+        );
     }
 }

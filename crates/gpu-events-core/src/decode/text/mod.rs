@@ -127,7 +127,7 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
     }
     flush(&mut pending, now, &mut out);
     out.extend(status_record(&described, now).map(Ok));
-    name_from_scheduled(&mut out);
+    name_from_notes(&mut out);
     if let [pod, rest @ ..] = listed.as_slice()
         && rest.iter().all(|p| p == pod)
     {
@@ -499,7 +499,17 @@ fn bare_message(line: &str, described: &Described) -> Option<EventRecord> {
         }
         _ => line,
     };
-    bare::record(bare::find_in_prose(text)?, &described.reference())
+    let message = bare::find_in_prose(text)?;
+    let mut record = bare::record(message, &described.reference())?;
+    // `Unschedulable: <message>` is the Pod's PodScheduled condition as `-o yaml` or a console
+    // shows it: what the Pod's status says, not an event.
+    let at = text.find(message).unwrap_or(0);
+    if record.reason == "FailedScheduling" && text[..at].trim_end_matches([' ', '`', '"']).ends_with("Unschedulable:") {
+        record.flags.push(Flag::FromStatus);
+        record.flags.sort_unstable();
+        record.flags.dedup();
+    }
+    Some(record)
 }
 
 /// Events that name no object, pasted beside the one Pod a paste lists (a `kubectl get pods`
@@ -539,34 +549,49 @@ fn kind_for_the_section(out: &mut [Result<EventRecord, DecodeError>]) {
     }
 }
 
-/// Event rows pasted without their describe header name no object; a `Scheduled` note among
-/// them (`Successfully assigned ns/pod to node`) names the Pod they all belong to.
-/// Rows that name their Pod but no namespace (`kubectl get events` without a NAMESPACE column)
-/// take the namespace the Pod's `Scheduled` note gives.
-fn name_from_scheduled(out: &mut [Result<EventRecord, DecodeError>]) {
-    let records = || out.iter().filter_map(|r| r.as_ref().ok());
-    let scheduled = |r: &EventRecord| match &r.details {
-        Some(crate::details::Details::Scheduling(crate::details::SchedulingDetails::Scheduled(s))) => Some(s.clone()),
+/// The Pod a note names as its own: the scheduler's `Successfully assigned NS/POD to NODE`
+/// (`Scheduled`) and the kubelet's `Back-off restarting failed container C in pod
+/// POD_NS(UID)` (`BackOff`, ≥1.26) are about the Pod they name.
+fn own_pod(record: &EventRecord) -> Option<(String, Option<String>)> {
+    use crate::details::{Details, NodeDetails, SchedulingDetails};
+    match &record.details {
+        Some(Details::Scheduling(SchedulingDetails::Scheduled(s))) => Some((s.pod.clone(), s.namespace.clone())),
+        Some(Details::Node(NodeDetails::RestartBackOff(b))) => {
+            b.pod.as_ref().map(|p| (p.name.clone(), Some(p.namespace.clone())))
+        }
         _ => None,
-    };
+    }
+}
+
+/// Event rows pasted without their describe header name no object; notes that name their own
+/// Pod ([`own_pod`]) name the Pod they all belong to, when they agree on one. Rows that name
+/// their Pod but no namespace (`kubectl get events` without a NAMESPACE column, a typed command
+/// the readers do not know) take the namespace such a note gives.
+fn name_from_notes(out: &mut [Result<EventRecord, DecodeError>]) {
+    let records = || out.iter().filter_map(|r| r.as_ref().ok());
+    let mut named: Vec<(String, Option<String>)> = records().filter_map(own_pod).collect();
+    // One Pod per name, with the namespace some note gives (old `Scheduled` notes have none).
+    named.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    named.dedup_by(|later, first| later.0 == first.0);
     if records().any(|r| r.regarding.name.is_some()) {
-        let placed: Vec<_> = records().filter_map(scheduled).filter(|s| s.namespace.is_some()).collect();
         for record in out.iter_mut().filter_map(|r| r.as_mut().ok()) {
             let regarding = &mut record.regarding;
             if regarding.namespace.is_none()
                 && regarding.kind.as_deref().is_none_or(|k| k == "Pod")
-                && let Some(s) = placed.iter().find(|s| regarding.name.as_deref() == Some(s.pod.as_str()))
+                && let Some((_, namespace)) =
+                    named.iter().find(|(pod, ns)| ns.is_some() && regarding.name.as_deref() == Some(pod.as_str()))
             {
-                regarding.namespace.clone_from(&s.namespace);
+                regarding.namespace.clone_from(namespace);
             }
         }
         return;
     }
-    let Some(scheduled) = records().find_map(scheduled) else { return };
+    // Two Pods named: the rows could be either's.
+    let [(pod, namespace)] = named.as_slice() else { return };
     for record in out.iter_mut().filter_map(|r| r.as_mut().ok()) {
         record.regarding.kind = Some("Pod".to_owned());
-        record.regarding.name = Some(scheduled.pod.clone());
-        record.regarding.namespace = scheduled.namespace.clone();
+        record.regarding.name = Some(pod.clone());
+        record.regarding.namespace.clone_from(namespace);
     }
 }
 
