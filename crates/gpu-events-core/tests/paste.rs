@@ -280,3 +280,12 @@ fn a_back_off_note_names_its_pod_for_the_rows_beside_it() {
         );
     }
 }
+
+#[test]
+fn a_line_of_prose_with_a_colon_is_not_a_yaml_object() {
+    // An issue title: YAML parses it as a mapping, but it does not open as YAML does.
+    let (records, reported) = read("Pod pending with error: 0/4 nodes are available: 4 Insufficient nvidia.com/gpu.\n");
+    let [record] = records.as_slice() else { panic!("{records:?} {reported:?}") };
+    assert_eq!(record.reason, "FailedScheduling");
+    assert!(reported.is_empty(), "{reported:?}");
+}

@@ -135,7 +135,9 @@ impl<R: BufRead> Decoder<R> {
                 Ok(text) if text::looks_like_text(&text) => (Format::Text, segmented(text)),
                 Ok(text) => {
                     let documents = yaml::YamlDocuments::parse(&text);
-                    if documents.holds_objects() {
+                    // A line of prose with a colon is a YAML mapping too (`the pod is stuck
+                    // with: 0/4 nodes ...`): YAML only when the text opens as YAML does.
+                    if documents.holds_objects() && segment::starts_like_yaml(&text) {
                         (Format::Yaml, Documents::Yaml(documents))
                     } else if !documents.holds_errors()
                         || segment::count(&text) > 1

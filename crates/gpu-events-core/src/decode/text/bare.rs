@@ -158,7 +158,7 @@ pub(super) fn find_in_prose(line: &str) -> Option<&str> {
         _ => before
             .rfind('`')
             .filter(|&open| {
-                before[open + 1..].chars().all(|c| c != '"') && before[..open].matches('`').count() % 2 == 0
+                before[open + 1..].chars().all(|c| c != '"') && before[..open].matches('`').count().is_multiple_of(2)
             })
             .map(|_| '`'),
     };
