@@ -676,6 +676,10 @@ fn root_causes_over_the_latest_event() {
         // The only node of the cluster has none: nothing advertises it there (corpus 134, 140).
         let alone = text.replace("0/3", "0/1").replace(": 3 ", ": 1 ");
         assert_eq!(single(&alone), (Phase::Pending, Cause::DevicePluginMissing, Confidence::Medium), "{resource}");
+        // Or another Pod holds all of it (corpus 191): said as the runner-up, with the record.
+        let diagnosis = &diagnose(&records(&alone))[0];
+        let [runner_up] = diagnosis.also_possible.as_slice() else { panic!("{:?}", diagnosis.also_possible) };
+        assert_eq!((runner_up.cause, runner_up.evidence.len()), (Cause::InsufficientGpu, 1));
     }
     // NVIDIA's whole GPUs on one node are as often all taken: no such inference.
     let nvidia =

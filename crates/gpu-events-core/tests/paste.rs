@@ -289,3 +289,13 @@ fn a_line_of_prose_with_a_colon_is_not_a_yaml_object() {
     assert_eq!(record.reason, "FailedScheduling");
     assert!(reported.is_empty(), "{reported:?}");
 }
+
+#[test]
+fn a_long_sentence_ending_in_a_colon_is_prose_not_a_describe_field() {
+    // corpus 191: two spaces after the colon, as a describe pads its fields, in a sentence.
+    let text = "But when I tried to run two containers in parallel I get the following error:  `Unschedulable: 0/1 nodes are available: 1 Insufficient aws.amazon.com/neuron.`\n";
+    let (records, _) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!(record.note, "0/1 nodes are available: 1 Insufficient aws.amazon.com/neuron.");
+    assert!(record.has_flag(gpu_events_core::Flag::FromStatus), "the PodScheduled condition, not an event");
+}

@@ -266,7 +266,7 @@ fn diagnose_object(object: ObjectKey, records: &[&EventRecord]) -> Option<Diagno
             confidence,
             evidence: readings
                 .iter()
-                .filter(|r| r.signal.cause.is_some_and(|(c, _)| c == alternative))
+                .filter(|r| r.signal.cause.is_some_and(|(c, _)| c == alternative) || r.signal.also == Some(alternative))
                 .take(3)
                 .map(|r| records[r.index].clone())
                 .collect(),

@@ -126,8 +126,11 @@ fn explains(cause: Cause, other: Cause) -> bool {
 /// setup errors that follow an admission failure (phase `Failed`).
 pub(super) fn alternatives(readings: &[Reading], phase: Phase, cause: Cause) -> Vec<(Cause, Confidence)> {
     let mut found: Vec<(Cause, Confidence)> = Vec::new();
-    for r in readings {
-        let Some((other, confidence)) = r.signal.cause else { continue };
+    let supported = readings.iter().flat_map(|r| {
+        let also = r.signal.also.zip(r.signal.cause).map(|(also, (_, confidence))| (also, confidence));
+        r.signal.cause.into_iter().chain(also).map(move |cause| (r, cause))
+    });
+    for (r, (other, confidence)) in supported {
         let fallout = phase == Phase::Failed && r.signal.phase == Some(Phase::ContainerCreating);
         if other == cause || other == Cause::Unknown || explains(cause, other) || fallout {
             continue;

@@ -22,18 +22,21 @@ pub(super) struct Signal {
     /// The record sums up other records' errors (the kubelet's `Unable to attach or mount
     /// volumes`): their own causes come first.
     pub(super) summary: bool,
+    /// Another cause the same record supports about as well, for "also possible" (a one-node
+    /// shortage: nothing advertises the resource, or it is all taken).
+    pub(super) also: Option<Cause>,
 }
 
 const fn phase(phase: Phase) -> Signal {
-    Signal { phase: Some(phase), cause: None, summary: false }
+    Signal { phase: Some(phase), cause: None, summary: false, also: None }
 }
 
 const fn cause(phase: Phase, cause: Cause, confidence: Confidence) -> Signal {
-    Signal { phase: Some(phase), cause: Some((cause, confidence)), summary: false }
+    Signal { phase: Some(phase), cause: Some((cause, confidence)), summary: false, also: None }
 }
 
 /// Nothing to say.
-const NONE: Signal = Signal { phase: None, cause: None, summary: false };
+const NONE: Signal = Signal { phase: None, cause: None, summary: false, also: None };
 
 /// What a record says.
 pub(super) fn read(record: &EventRecord) -> Signal {
@@ -70,7 +73,10 @@ pub(super) fn read(record: &EventRecord) -> Signal {
                 }
                 Some(Details::Scheduling(SchedulingDetails::FitError(fit))) => match super::fit::cause(fit) {
                     // Inferred from the shape of the cluster, not said by the note.
-                    Some(Cause::DevicePluginMissing) => cause(Phase::Pending, Cause::DevicePluginMissing, Medium),
+                    Some(Cause::DevicePluginMissing) => Signal {
+                        also: Some(Cause::InsufficientGpu),
+                        ..cause(Phase::Pending, Cause::DevicePluginMissing, Medium)
+                    },
                     Some(cause_) => cause(Phase::Pending, cause_, High),
                     None => cause(Phase::Pending, Cause::Unknown, Medium),
                 },

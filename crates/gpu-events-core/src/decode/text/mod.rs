@@ -493,6 +493,7 @@ fn bare_message(line: &str, described: &Described) -> Option<EventRecord> {
         // (`Error: 0/3 nodes ...`) has one space after its colon.
         Some((key, value))
             if key.trim_start().starts_with(|c: char| c.is_ascii_uppercase())
+                && key.split_whitespace().count() <= 5
                 && (value.is_empty() || value.starts_with("  ") || value.starts_with('\t')) =>
         {
             return None;
