@@ -299,3 +299,15 @@ fn a_long_sentence_ending_in_a_colon_is_prose_not_a_describe_field() {
     assert_eq!(record.note, "0/1 nodes are available: 1 Insufficient aws.amazon.com/neuron.");
     assert!(record.has_flag(gpu_events_core::Flag::FromStatus), "the PodScheduled condition, not an event");
 }
+
+#[test]
+fn a_sentence_that_opens_with_a_reason_word_is_not_a_lost_event() {
+    // corpus 196: a plugin's error output; `Failed` opens English sentences as often as rows.
+    let (records, reported) =
+        read("the plugin prints:\nFailed to create watcher for /var/lib/kubelet/device-plugins/x.sock\n");
+    assert!(records.is_empty());
+    assert_eq!(reported, ["lines 1-2: text, not events"]);
+    // A CamelCase reason opening a line that no reader takes is still reported as a loss.
+    let (_, reported) = read("FailedMount happened twice on node a\n");
+    assert!(reported[0].starts_with("LOST"), "{reported:?}");
+}

@@ -428,7 +428,10 @@ fn looks_like_an_event(line: &str) -> Option<String> {
             let after = &line[at + word.len()..];
             after.starts_with("  ") || after.starts_with('\t')
         });
-        (typed || gap || words.len() == 1 || i == 0 && words.len() > 2)
+        // A line that opens with a reason: only a CamelCase one (`FailedMount ...`); `Failed to
+        // create watcher` is a sentence.
+        let camel = word.chars().skip(1).any(|c| c.is_ascii_uppercase());
+        (typed || gap || words.len() == 1 || i == 0 && words.len() > 2 && camel)
             .then(|| format!("an event with reason {word} that no reader could read"))
     })
 }
