@@ -76,6 +76,9 @@ fn starts() -> &'static [Start] {
 /// unexpected some time", "... not being scheduled. I checked quota there").
 const MAX_PROSE_WORDS: usize = 16;
 
+/// The longest text [`without_trailing_prose`] shortens.
+const MAX_TRIMMED: usize = 4096;
+
 /// A message quoted in prose without its end marked, cut where the sentence goes on: when
 /// `reason`'s grammar does not read the whole text but reads it without its last words, the
 /// longest such prefix (at most [`MAX_PROSE_WORDS`] words off). The grammar is the one
@@ -89,7 +92,9 @@ pub(super) fn without_trailing_prose<'m>(reason: &str, controller: Option<&str>,
         let note = crate::details::Note::new(text).with_reporting_controller(controller);
         !matches!(grammar.parse(&note), Details::Unrecognized)
     };
-    if reads(message) {
+    // Event notes are a few hundred bytes (events.k8s.io caps `note` at 1 kB): a longer text
+    // is not shortened word by word, each step a parse.
+    if message.len() > MAX_TRIMMED || reads(message) {
         return message;
     }
     let mut end = message.len();
