@@ -1,20 +1,12 @@
 //! The `gpu-events` binary end to end.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 fn run(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-events"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gpu-events runs");
-    let mut pipe = child.stdin.take().unwrap();
-    pipe.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
-    drop(pipe);
-    child.wait_with_output().unwrap()
+    common::gpu_events_output(args, stdin.unwrap_or("").as_bytes())
 }
 
 fn stdout(output: &Output) -> String {

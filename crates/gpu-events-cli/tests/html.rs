@@ -3,7 +3,9 @@
 //! objects, and its screenshot must show the chart's bars where the chart is, as long as the
 //! counts say. These tests run in `cargo test --workspace` and fail, not skip, without Chromium.
 
-use std::io::{Read, Write};
+mod common;
+
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -96,15 +98,7 @@ fn browse(dir: &Path, page: &Path, args: &[&str]) -> Output {
 }
 
 fn gpu_events(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-events"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = common::gpu_events_output(args, stdin.as_bytes());
     assert!(output.status.success(), "gpu-events {args:?}: {}", String::from_utf8_lossy(&output.stderr));
     output
 }

@@ -1,4 +1,4 @@
-//! Helpers shared by the CLI's tests on a real kube-apiserver.
+//! Helpers shared by the CLI's tests: the binary run with an input, kubectl on a real kube-apiserver.
 #![allow(dead_code)]
 
 use std::io::Write;
@@ -25,4 +25,19 @@ pub fn kubectl_ok(kubeconfig: &Path, args: &[&str], stdin: &str) -> String {
     let output = kubectl_output(kubeconfig, args, stdin);
     assert!(output.status.success(), "kubectl {args:?}: {}", String::from_utf8_lossy(&output.stderr));
     String::from_utf8(output.stdout).unwrap()
+}
+
+/// The `gpu-events` binary run with `args` and `stdin`, whatever it answers.
+pub fn gpu_events_output(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-events"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gpu-events runs");
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin).unwrap();
+    drop(pipe);
+    child.wait_with_output().unwrap()
 }
