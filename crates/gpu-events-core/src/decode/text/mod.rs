@@ -290,6 +290,10 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
                 });
                 return Use::Read;
             }
+            if let Some(record) = pods::e2e_pod_failure(line, now) {
+                st.out.push(Ok(record));
+                return Use::Read;
+            }
             if let Some(record) = pods::waiting_message(line, now) {
                 st.out.push(Ok(record));
                 return Use::Read;

@@ -173,6 +173,37 @@ pub(super) fn waiting_message(line: &str, now: DateTime<Utc>) -> Option<EventRec
     .record()
 }
 
+/// The e2e framework's error for a Pod that failed (test/e2e/framework/pod:
+/// `fmt.Errorf("pod %q failed with reason: %q, message: %q", ...)`), in a test log or a Go value
+/// dump that quotes it again (`\"`): the Pod's status reason and message, a `fromStatus` record.
+pub(super) fn e2e_pod_failure(line: &str, now: DateTime<Utc>) -> Option<EventRecord> {
+    if !line.contains("failed with reason: ") {
+        return None;
+    }
+    // Quoted once more in a dump: its closing quote too ends the line.
+    let quoted_again = line.contains("\\\"");
+    let line = line.replace("\\\"", "\"");
+    let (before, after) = line.split_once("\" failed with reason: \"")?;
+    let name = &before[before.rfind("pod \"")? + "pod \"".len()..];
+    let (reason, rest) = after.split_once("\", message: \"")?;
+    let mut message = rest.trim_end();
+    for _ in 0..1 + usize::from(quoted_again) {
+        message = message.trim_end_matches([',', ' ']);
+        message = message.strip_suffix('"').unwrap_or(message);
+    }
+    let valid = |text: &str| !text.is_empty() && !text.contains(char::is_whitespace);
+    (valid(name) && valid(reason)).then_some(())?;
+    PodStatus {
+        kind: Some("Pod".to_owned()),
+        name: Some(name.to_owned()),
+        reason: Some(reason.to_owned()),
+        message: Some(message.to_owned()).filter(|m| !m.is_empty()),
+        time: Some(now),
+        ..PodStatus::default()
+    }
+    .record()
+}
+
 #[cfg(test)]
 mod waiting_tests {
     use super::*;
@@ -192,5 +223,17 @@ mod waiting_tests {
         assert_eq!(record.regarding.field_path.as_deref(), Some("spec.containers{installer}"));
         assert!(record.has_flag(crate::Flag::FromStatus));
         assert!(waiting_message("restarting failed container=x, pod y", now).is_none());
+    }
+
+    #[test]
+    fn an_e2e_pod_failure_in_a_go_dump_is_the_pods_status() {
+        let now = chrono::DateTime::parse_from_rfc3339("2026-11-30T06:00:00Z").unwrap().to_utc();
+        let line = r#"        s: "pod \"gpu-1\" failed with reason: \"UnexpectedAdmissionError\", message: \"Pod Allocate failed due to x, which is unexpected\"","#;
+        let record = e2e_pod_failure(line, now).unwrap();
+        assert_eq!(record.reason, "UnexpectedAdmissionError");
+        assert_eq!(record.note, "Pod Allocate failed due to x, which is unexpected");
+        assert_eq!(record.regarding.name.as_deref(), Some("gpu-1"));
+        assert!(record.has_flag(crate::Flag::FromStatus));
+        assert!(e2e_pod_failure("it failed with reason: none", now).is_none());
     }
 }
