@@ -164,7 +164,28 @@ const POSITIVE: &[(&str, &str, &str)] = &[
         "proxy http://u:p@squid.corp:3128 refused",
         "proxy http://<credentials>@squid.corp:3128 refused",
     ),
-    ("key-value-password", "--password=Tr0ub4dor&3 --user x", "--password=<password>&3 --user x"),
+    ("key-value-password", "--password=Tr0ub4dor&3 --user x", "--password=<password> --user x"),
+    ("key-value-password", "      DB_PASSWORD=Tr0ub4dor&3", "      DB_PASSWORD=<password>"),
+    (
+        "key-value-password",
+        r#"psql "host=pg.ml.svc user=mlflow password=Pg$Pass#2024 sslmode=require""#,
+        r#"psql "host=pg.ml.svc user=mlflow password=<password> sslmode=require""#,
+    ),
+    (
+        "key-value-password",
+        r#"{"password":"ab\"cd123XYZ","user":"x"} and {\"password\":\"S3cr\"}"#,
+        r#"{"password":"<password>","user":"x"} and {\"password\":\"<password>\"}"#,
+    ),
+    (
+        "key-value-password",
+        "  adminPassword: changeme\n  password: my secret pass 123 # rotated\r\nrequirepass: R3disPass99\n",
+        "  adminPassword: <password>\n  password: <password> # rotated\r\nrequirepass: <password>\n",
+    ),
+    (
+        "key-value-password",
+        "GET /login?user=a&password=b4d&x=1#frag and /cb#password=p4ss&state=s",
+        "GET /login?user=a&password=<password>&x=1#frag and /cb#password=<password>&state=s",
+    ),
     ("key-value-password", "      MYSQL_ROOT_PASSWORD:  R00tPass", "      MYSQL_ROOT_PASSWORD:  <password>"),
     ("key-value-password", "{Password:hunter2! User:admin}", "{Password:<password> User:admin}"),
     ("key-value-password", "'adminPassword': 'correct horse'", "'adminPassword': '<password>'"),
@@ -179,8 +200,33 @@ const POSITIVE: &[(&str, &str, &str)] = &[
     ("key-value-secret", "HF_TOKEN: s3cr3t-t0k3n", "HF_TOKEN: <secret>"),
     (
         "key-value-secret",
+        "npm //registry.npmjs.org/:_authToken=abc123XYZ done",
+        "npm //registry.npmjs.org/:_authToken=<secret> done",
+    ),
+    (
+        "key-value-secret",
         "kubeadm join --token abcdef --discovery-token=abcdef.0123456789abcdef",
-        "kubeadm join --token abcdef --discovery-token=<secret>",
+        "kubeadm join --token <secret> --discovery-token=<secret>",
+    ),
+    (
+        "password-argument",
+        r#"args: ["--db-passwd", "s3cr3t99", "-v"]; redis-cli CONFIG SET requirepass R3dis99"#,
+        r#"args: ["--db-passwd", "<password>", "-v"]; redis-cli CONFIG SET requirepass <password>"#,
+    ),
+    (
+        "password-argument",
+        "mysqldump --single-transaction -pS3cret! ml",
+        "mysqldump --single-transaction -p<password> ml",
+    ),
+    (
+        "secret-argument",
+        "vllm serve --api-key tok-9aF3kL2mQ8xYz --hf-token=hf_x and --client-secret Zx8 -v",
+        "vllm serve --api-key <secret> --hf-token=<secret> and --client-secret <secret> -v",
+    ),
+    (
+        "aws-secret-key",
+        "aws configure set aws_secret_access_key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY; secret key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "aws configure set aws_secret_access_key <aws-secret-key>; secret key <aws-secret-key>",
     ),
     (
         "env-value",
@@ -287,7 +333,24 @@ const NEGATIVE: &[(&str, &str)] = &[
         "key-value-password",
         "passwordFile: /etc/pw; password authentication failed for user \"app\"; DB_PASSWORD:  <set to the key 'password' in secret 'db'>",
     ),
-    ("key-value-password", "password: invalid; PASSWORD=$(DB_PASS); password: ***; password=\"{{ .Values.pw }}\""),
+    (
+        "key-value-password",
+        "login failed: password: invalid; PASSWORD=$(DB_PASS); password: ***; password=\"{{ .Values.pw }}\"",
+    ),
+    // Whole `key: value` lines that are placeholders, sizes, numbers or YAML blocks.
+    (
+        "key-value-password",
+        "  password: <redacted>\n  adminPassword: ${ADMIN_PW}\npassword:  16 bytes\n  db-password: |\n  password: true\n  ?password=&x=1",
+    ),
+    (
+        "key-value-secret",
+        "secret: kube-root-ca.crt\n  - secret: {secretName: x}\ntoken:     1243 bytes\napikey: 12\n  \"secret\": \"hf-token.v2\"",
+    ),
+    (
+        "password-argument",
+        "--password-file /etc/pw --password --user x; Flag --password has been deprecated; mysql -p mydb; mysql -P 3306",
+    ),
+    ("secret-argument", "--token-ttl 10m; Flag --token has been deprecated; --token --kubeconfig x; --secret-name x"),
     (
         "key-value-secret",
         "secretName: hf-token; tokenExpirationSeconds: 3600; secretKeyRef: {name: x}; automountServiceAccountToken: false",

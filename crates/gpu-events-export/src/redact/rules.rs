@@ -78,11 +78,65 @@ macro_rules! value {
     };
 }
 
+/// The characters of an unquoted key-value secret outside a query string: as [`value!`], but
+/// `&` and `#` are part of it (`DB_PASSWORD=Tr0ub4dor&3`, `password=Pg$Pass#2024`); only in a
+/// query string do they end a value.
+macro_rules! kv_value {
+    () => {
+        r#"[^\s"'\\,;<>{}\[\]()&#](?:[^\s"'\\,;<>{}\[\]()]*[^\s"'\\,;<>{}\[\]():])?"#
+    };
+}
+
 /// The characters of a key-value secret's key before its keyword: dotted, dashed or underscored
-/// segments (`AWS_`, `db-`, `spring.datasource.`) and a camelCase head (`db` in `dbPassword`).
+/// segments (`AWS_`, `db-`, `spring.datasource.`), a camelCase head (`db` in `dbPassword`) and
+/// a leading `_` (npm's `_authToken`).
 macro_rules! key_head {
     () => {
-        r"(?:[a-z0-9]+[_.\-])*[a-z0-9]*"
+        r"_?(?:[a-z0-9]+[_.\-])*[a-z0-9]*"
+    };
+}
+
+/// A key-value secret's pattern for the key keywords `$kw` (a regex alternation), in the order
+/// the alternatives are preferred:
+/// 1. `qp`/`qpv`: a query parameter (after `?`, `&`, `#`, `\u0026`, `&amp;`): the value ends at
+///    `&` or `#`;
+/// 2. `lp`/`lv`: a whole `key: value` line (YAML, `kubectl describe`): the rest of the line,
+///    spaces included, but a ` # comment` and trailing blanks (`lc`, kept);
+/// 3. `q`/`qv`: a `"`-quoted value, `\"` escapes inside (`"password":"ab\"cd"`);
+/// 4. `eq`/`eqv`: a `\"`-quoted value (JSON inside JSON), up to the next backslash;
+/// 5. `sq`/`sqv`: a `'`-quoted value;
+/// 6. `p`/`v`: an unquoted value after `=` or `:` (`sep`), `&` and `#` included.
+macro_rules! kv_pattern {
+    ($kw:literal) => {
+        concat!(
+            r#"(?imR)(?:(?P<qp>(?:[?&#]|\\u0026|&amp;)"#,
+            key_head!(),
+            $kw,
+            r#"[ \t]*=[ \t]*)(?P<qpv>"#,
+            value!(),
+            r#")|(?P<lp>^[ \t]*(?:-[ \t]+)?["']?"#,
+            key_head!(),
+            $kw,
+            r#"["']?:[ \t]+)(?P<lv>[^\s"'#{\[][^\r\n]*?)(?P<lc>(?:[ \t]+#[^\r\n]*)?[ \t]*)$"#,
+            r#"|(?P<q>(?-u:\b)\\?["']?"#,
+            key_head!(),
+            $kw,
+            r#"\\?["']?[ \t]*[:=][ \t]*")(?P<qv>(?:[^"\\\r\n]|\\[^\r\n])+)"#,
+            r#"|(?P<eq>(?-u:\b)\\?["']?"#,
+            key_head!(),
+            $kw,
+            r#"\\?["']?[ \t]*[:=][ \t]*\\")(?P<eqv>[^"\\\r\n]+)"#,
+            r#"|(?P<sq>(?-u:\b)\\?["']?"#,
+            key_head!(),
+            $kw,
+            r#"\\?["']?[ \t]*[:=][ \t]*')(?P<sqv>[^'\r\n]+)"#,
+            r#"|(?P<p>(?-u:\b)\\?["']?"#,
+            key_head!(),
+            $kw,
+            r#"(?P<pq>\\?["'])?(?P<sep>[ \t]*=[ \t]*|:[ \t]*))(?P<v>"#,
+            kv_value!(),
+            "))"
+        )
     };
 }
 
@@ -194,12 +248,12 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         info: BuiltinRule {
             name: "aws-secret-key",
             family: "cloud-credentials",
-            matches: "a 40-character AWS secret access key after its key (`aws_secret_access_key=`, `AWS_SECRET_ACCESS_KEY:`, `\"SecretAccessKey\": \"...\"`) or after an access key id and `:` (s3fs passwd files)",
+            matches: "a 40-character AWS secret access key after its key (`aws_secret_access_key=`, `AWS_SECRET_ACCESS_KEY:`, `\"SecretAccessKey\": \"...\"`, `aws configure set aws_secret_access_key ...`, `secret key ...`) or after an access key id and `:` (s3fs passwd files)",
             why: "with the access key id it signs any request the key may make; 40 base64 characters are only told from other data by their context",
             example: "s3fs: AKIAIOSFODNN7EXAMPLE:wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY rejected",
             redacted: "s3fs: <aws-access-key-id>:<aws-secret-key> rejected",
         },
-        pattern: r#"(?P<p>(?i:(?:aws[_\-.]?)?secret[_\-.]?access[_\-.]?key|aws[_\-.]?secret[_\-.]?key)\\?["']?[ \t]*[:=][ \t]*\\?["']?|(?:AKIA|ASIA)[A-Z0-9]{16}:)[A-Za-z0-9/+]{40}"#,
+        pattern: r#"(?P<p>(?i:(?:aws[_\-. ]?)?secret[_\-. ]?(?:access[_\-. ]?)?key)\\?["']?(?:[ \t]*[:=][ \t]*|[ \t]+)\\?["']?|(?:AKIA|ASIA)[A-Z0-9]{16}:)[A-Za-z0-9/+]{40}"#,
         replacement: "${p}<aws-secret-key>",
         check: Some(not_followed_by_base64),
         accept: None,
@@ -588,17 +642,8 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             example: r#"env POSTGRES_PASSWORD=hunter2 and {"password": "p@ss w0rd"}"#,
             redacted: r#"env POSTGRES_PASSWORD=<password> and {"password": "<password>"}"#,
         },
-        pattern: concat!(
-            r#"(?i)(?-u:\b)(?:(?P<q>\\?["']?"#,
-            key_head!(),
-            r#"(?:password|passwd|passphrase)\\?["']?(?:[ \t]*[:=][ \t]*)\\?["'])(?P<qv>[^"'\\\r\n]+)"#,
-            r#"|(?P<p>\\?["']?"#,
-            key_head!(),
-            r#"(?:password|passwd|passphrase)(?P<pq>\\?["'])?(?P<sep>[ \t]*=[ \t]*|:[ \t]*))(?P<v>"#,
-            value!(),
-            "))"
-        ),
-        replacement: "${q}${p}<password>",
+        pattern: kv_pattern!("(?:password|passwd|passphrase|requirepass|masterauth)"),
+        replacement: "${qp}${lp}${q}${eq}${sq}${p}<password>${lc}",
         check: None,
         accept: Some(key_value),
         trigger: Trigger::Literals(&["pass"]),
@@ -615,19 +660,63 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             example: "client_secret=Zx8vQ2 and access_token=ya2.Qw3 sent",
             redacted: "client_secret=<secret> and access_token=<secret> sent",
         },
-        pattern: concat!(
-            r#"(?i)(?-u:\b)(?:(?P<q>\\?["']?"#,
-            key_head!(),
-            r#"(?:secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)(?:[_\-.]?key)?\\?["']?(?:[ \t]*[:=][ \t]*)\\?["'])(?P<qv>[^"'\\\r\n]+)"#,
-            r#"|(?P<p>\\?["']?"#,
-            key_head!(),
-            r#"(?:secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)(?:[_\-.]?key)?(?P<pq>\\?["'])?(?P<sep>[ \t]*=[ \t]*|:[ \t]*))(?P<v>"#,
-            value!(),
-            "))"
+        pattern: kv_pattern!(
+            r"(?:secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)(?:[_\-.]?key)?"
         ),
-        replacement: "${q}${p}<secret>",
+        replacement: "${qp}${lp}${q}${eq}${sq}${p}<secret>${lc}",
         check: None,
-        accept: Some(key_value),
+        accept: Some(key_value_secret),
+        trigger: Trigger::Literals(&[
+            "secret",
+            "token",
+            "apikey",
+            "api_key",
+            "api-key",
+            "access",
+            "private",
+            "auth",
+            "credential",
+        ]),
+    },
+    Builtin {
+        info: BuiltinRule {
+            name: "password-argument",
+            family: "key-value",
+            matches: concat!(
+                "a password given as its own argument: after `--password`, `--db-passwd`, `--passphrase`, `--pass` and the like (space-separated, or the next item of a JSON array: `[\"--password\", \"...\"]`), ",
+                "after redis' `requirepass` / `masterauth`, and glued to `-p` on a `mysql` / `mariadb` command line (`mysql -u root -pS3cret`)"
+            ),
+            why: "the argument after the flag is the secret; a flag followed by another flag or by prose (`--password is required`) stays, and so does `mysql -p` alone (it prompts)",
+            example: "mysql -u root -pS3cretPw -h db; --password S3cr3tP4ss --user admin",
+            redacted: "mysql -u root -p<password> -h db; --password <password> --user admin",
+        },
+        pattern: concat!(
+            r#"(?i)(?:(?P<p>(?:^|[ \t\["'=])--(?:[a-z0-9]+[\-_])*(?:password|passwd|passphrase|pass)"#,
+            r#"(?:[ \t]+|\\?["'][ \t]*,[ \t]*\\?["'])|(?-u:\b)(?:requirepass|masterauth)[ \t]+)(?P<v>[^\s"'\\,;<>{}\[\]()]+)"#,
+            r#"|(?P<my>(?-u:\b)(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb)(?-u:\b)[^\r\n]*?[ \t](?-i:-p))(?P<mv>[^\s"'\\]+))"#
+        ),
+        replacement: "${p}${my}<password>",
+        check: None,
+        accept: Some(argument_value),
+        // `--password`, `requirepass` and `masterauth` hold `pass` or `auth`.
+        trigger: Trigger::Literals(&["pass", "auth", "mysql", "mariadb"]),
+    },
+    Builtin {
+        info: BuiltinRule {
+            name: "secret-argument",
+            family: "key-value",
+            matches: "a token or key given as its own argument: after `--token`, `--api-key`, `--hf-token`, `--client-secret`, `--access-key` and the like (space-separated, or the next item of a JSON array)",
+            why: "the argument after the flag is the secret; a flag followed by another flag or by prose (`Flag --token has been deprecated`) stays",
+            example: r#"kubeadm join --token abcdef.0123456789abcdef; args: ["--api-key", "tok-9aF3kL2mQ8xYz"]"#,
+            redacted: r#"kubeadm join --token <secret>; args: ["--api-key", "<secret>"]"#,
+        },
+        pattern: concat!(
+            r#"(?i)(?P<p>(?:^|[ \t\["'=])--(?:[a-z0-9]+[\-_])*(?:secret|token|api[_\-]?key|access[_\-]?key|secret[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)"#,
+            r#"(?:[ \t]+|\\?["'][ \t]*,[ \t]*\\?["']))(?P<v>[^\s"'\\,;<>{}\[\]()]+)"#
+        ),
+        replacement: "${p}<secret>",
+        check: None,
+        accept: Some(argument_value),
         trigger: Trigger::Literals(&[
             "secret",
             "token",
@@ -1002,12 +1091,25 @@ fn credential_like_v(captures: &Captures<'_>) -> bool {
     captures.name("v").is_some_and(|v| credential_like(v.as_str()))
 }
 
-/// `key=value`, `"key": "value"`: any value but a placeholder. `key: value` with an unquoted
-/// value is also how Go error chains read (`failed to get token: context deadline exceeded`),
-/// so there the value must look like a credential.
+/// `key=value`, `"key": "value"`, a whole `key: value` line: any value but a placeholder (see
+/// [`kv_pattern!`] for the forms). `key: value` with an unquoted value inside a line is also how
+/// Go error chains read (`failed to get token: context deadline exceeded`), so there the value
+/// must look like a credential.
 fn key_value(captures: &Captures<'_>) -> bool {
-    if let Some(value) = captures.name("qv") {
-        return !is_placeholder(value.as_str());
+    for quoted in ["qpv", "qv", "eqv", "sqv"] {
+        if let Some(value) = captures.name(quoted) {
+            return !is_placeholder(value.as_str());
+        }
+    }
+    if let Some(value) = captures.name("lv") {
+        let value = value.as_str();
+        // `kubectl describe secret` prints sizes (`password:  16 bytes`); `|` and `>` start a
+        // YAML block (the value is on the next lines).
+        let size = value.strip_suffix(" bytes").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        let block = matches!(value, "|" | "|-" | "|+" | ">" | ">-" | ">+");
+        // A short number is a count or a port (`apikey: 12`), not a key.
+        let number = value.len() < 6 && value.bytes().all(|b| b.is_ascii_digit());
+        return !is_placeholder(value) && !size && !block && !number && value.len() >= 4;
     }
     let Some(value) = captures.name("v") else { return false };
     if is_placeholder(value.as_str()) {
@@ -1016,6 +1118,50 @@ fn key_value(captures: &Captures<'_>) -> bool {
     // A quoted key does not make prose safe either (`error reading "token": EOF`).
     let colon = captures.name("sep").is_some_and(|sep| sep.as_str().contains(':'));
     !colon || credential_like(value.as_str())
+}
+
+/// As [`key_value`], but a bare `secret` key whose value is an object name (a DNS-1123
+/// subdomain with a `-` or `.`: `secret: kube-root-ca.crt` in a volume spec) names a Secret and
+/// stays.
+fn key_value_secret(captures: &Captures<'_>) -> bool {
+    key_value(captures) && !names_a_secret(captures)
+}
+
+fn names_a_secret(captures: &Captures<'_>) -> bool {
+    let prefix = ["qp", "lp", "q", "eq", "sq", "p"].iter().find_map(|name| captures.name(name));
+    let value = ["qpv", "lv", "qv", "eqv", "sqv", "v"].iter().find_map(|name| captures.name(name));
+    let (Some(prefix), Some(value)) = (prefix, value) else { return false };
+    let key = prefix.as_str().trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '_');
+    let value = value.as_str();
+    key.eq_ignore_ascii_case("secret") && value.contains(['-', '.']) && is_object_name(value)
+}
+
+/// A Kubernetes object name (DNS-1123 subdomain): lower-case letters, digits, `-` and `.`,
+/// starting and ending with a letter or digit, at most 253 characters.
+fn is_object_name(value: &str) -> bool {
+    let edge = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    value.len() <= 253
+        && edge(value.as_bytes().first())
+        && edge(value.as_bytes().last())
+        && value.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.')
+}
+
+/// The words that follow a flag in prose (`--token is required`, `Flag --password has been
+/// deprecated`), not a value.
+const PROSE_AFTER_FLAG: &[&str] = &[
+    "is", "was", "has", "have", "had", "must", "should", "cannot", "can", "will", "and", "or", "not", "the", "a", "an",
+    "to", "for", "of", "with", "without", "instead", "when", "if", "in", "on", "flag", "option", "required", "set",
+    "given", "from", "file", "are", "be", "only", "value", "argument",
+];
+
+/// An argument after a secret's flag that is a value: not another flag, not a placeholder, not
+/// a word of prose.
+fn argument_value(captures: &Captures<'_>) -> bool {
+    let Some(value) = captures.name("v").or_else(|| captures.name("mv")) else { return false };
+    let value = value.as_str();
+    !value.starts_with('-')
+        && !is_placeholder(value)
+        && !PROSE_AFTER_FLAG.iter().any(|word| value.eq_ignore_ascii_case(word))
 }
 
 /// An env value that is not a placeholder (`$(VAR)`, `<set to the key ...>`).
