@@ -29,6 +29,12 @@ const POSITIVE: &[(&str, &str, &str)] = &[
         "cut paste: <pem-private-key>\n(truncated)",
     ),
     ("pem-block", "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n", "<pem-block>\n"),
+    // JSON inside JSON: the line breaks are `\\n`.
+    (
+        "pem-private-key",
+        r#"{"data":"{\"tls.key\":\"-----BEGIN EC PRIVATE KEY-----\\nMHcCAQEEIIrYSSNQFaA2\\n-----END EC PRIVATE KEY-----\"}"}"#,
+        r#"{"data":"{\"tls.key\":\"<pem-private-key>\"}"}"#,
+    ),
     (
         "jwt",
         "projected token eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJhdWQiOlsiYXBpIl19.c2lnbmF0dXJl_-x expired",
@@ -128,6 +134,18 @@ const POSITIVE: &[(&str, &str, &str)] = &[
         r#"{"url": "https://hooks.slack.com/workflows/<slack-webhook>"}"#,
     ),
     ("openai-key", "key sk-AbCdEfGhIjKlMnOpQrSt0123456789 rejected", "key <openai-key> rejected"),
+    (
+        "discord-webhook",
+        "discord https://discordapp.com/api/v10/webhooks/1234567890123456789/AbCdEfGhIjKlMnOp_-Qr",
+        "discord https://discordapp.com/api/v10/webhooks/<discord-webhook>",
+    ),
+    ("npm-token", "NPM_TOKEN=npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 401", "NPM_TOKEN=<npm-token> 401"),
+    (
+        "jwt",
+        "JWE eyJhbGciOiJSU0EtT0FFUCIsImVuYyI6IkEyNTZHQ00ifQ.OKOawDo13gRp2ojaHV7L.48V1_ALb6US04U3b.5eym8TW_c8SuK0lt.XFBoMYUZodetZdvT ok",
+        "JWE <jwt> ok",
+    ),
+    ("jwt", "dir JWE eyJhbGciOiJkaXIifQ..48V1_ALb6US04U3b.5eym8TW_c8SuK0lt.XFBoMYUZodetZdvT", "dir JWE <jwt>"),
     ("openai-key", "ANTHROPIC_API_KEY=sk-ant-api03-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op", "ANTHROPIC_API_KEY=<openai-key>"),
     (
         "docker-auth",
@@ -151,7 +169,34 @@ const POSITIVE: &[(&str, &str, &str)] = &[
         "Authorization: GenieKey <token>",
     ),
     ("authorization", "Authorization: token ghx_notashape", "Authorization: token <token>"),
+    (
+        "authorization",
+        r#"Authorization: Digest username="admin", realm="harbor", nonce="dcd98b71", uri="/v2/", response="6629fae4", opaque="5ccc069c", cnonce="0a4f113b""#,
+        "Authorization: Digest <token>",
+    ),
+    (
+        "authorization",
+        r#"message: "ip 10.0.0.1 Authorization: Digest username=\"admin\", response=\"6629fae4\"""#,
+        r#"message: "ip <ipv4> Authorization: Digest <token>""#,
+    ),
+    (
+        "authorization",
+        "Authorization: AWS AKIAIOSFODNN7EXAMPLE:frJIUN8DYpKDtOLCwo//yllqDzg= denied",
+        "Authorization: AWS <token> denied",
+    ),
+    ("authorization", "GET /x?authorization=Bearer%20abcDEF123456ghi&y=1", "GET /x?authorization=Bearer%20<token>&y=1"),
     ("bearer-token", "header: Bearer AbC.dEf-123_ghI", "header: Bearer <token>"),
+    ("bearer-token", "?auth_header=Bearer%20abcDEF123456ghi&x=1", "?auth_header=Bearer%20<token>&x=1"),
+    (
+        "cookie",
+        "    Cookie: _oauth2_proxy=c2Vzc2lvbi1jb29raWUtdmFsdWUtMTIz|1730556000|AbCdEf123=",
+        "    Cookie: _oauth2_proxy=<cookie>",
+    ),
+    (
+        "cookie",
+        r#"Set-Cookie: sid=s%3AbC9d.Ef8; Path=/; HttpOnly and {"Cookie":"a=1; b=2"}"#,
+        r#"Set-Cookie: sid=<cookie>; Path=/; HttpOnly and {"Cookie":"a=<cookie>"}"#,
+    ),
     (
         "connection-string-password",
         "mongodb+srv://app:p%40ss:w0rd@cluster0.mongodb.net/db?retryWrites=true",
@@ -301,7 +346,7 @@ const POSITIVE: &[(&str, &str, &str)] = &[
 const NEGATIVE: &[(&str, &str)] = &[
     ("pem-private-key", "the key file has no -----BEGIN line"),
     ("pem-block", "-----BEGIN-----"),
-    ("jwt", "eyJhbGciOiJSUzI1NiJ9 alone is only a header; eyJ.eyJ.x"),
+    ("jwt", "eyJhbGciOiJSUzI1NiJ9 alone is only a header; eyJ.eyJ.x; eyJhbGci.a.b.c.d (short JWE parts)"),
     ("aws-secret-key", "secret_access_key: <set to the key 'secret' in secret 'aws'>"),
     ("aws-access-key-id", "AKIA is a prefix; akiaiosfodnn7example is lower case; AKIAIOSFODNN7EXAMPLEXX is too long"),
     ("aws-session-token", "aws_session_token: ${AWS_SESSION_TOKEN}"),
@@ -325,8 +370,17 @@ const NEGATIVE: &[(&str, &str)] = &[
     ("slack-webhook", "hooks.slack.com/ is the host; https://hooks.slack.com/ down"),
     ("openai-key", "disk-pressure, task-runner-0, sk-worker-0123456789abcdef, sk-learn"),
     ("docker-auth", r#"{"auths":{"nvcr.io":{"username":"$oauthtoken"}}}, "auth": """#),
-    ("authorization", "failed authorization: permission denied; Authorization failed; authorization: Unauthorized"),
-    ("bearer-token", "bearer token expired; Bearer authentication required; Bearer <token>"),
+    (
+        "authorization",
+        "failed authorization: permission denied; Authorization failed; authorization: Unauthorized; Authorization: AWS <token>",
+    ),
+    ("bearer-token", "bearer token expired; Bearer authentication required; Bearer <token>; Bearer%20token"),
+    (
+        "cookie",
+        "cookie: session=<jwt>; path=/; Cookie: sid=$SESSION; cookies disabled; cookie jar empty; set-cookie header missing",
+    ),
+    ("discord-webhook", "https://discord.com/api/webhooks/ alone; /api/webhooks/123 (no token)"),
+    ("npm-token", "npm_config_cache=/tmp/npm, npm_lifecycle_event and npm_package_version_0123456789abcdef0123456"),
     ("connection-string-password", "postgres://db.ml.svc:5432/runs and mysql://db-host/db"),
     ("url-credentials", "https://registry.example.com/v2/ml/llama and s3://bucket/key"),
     (

@@ -149,7 +149,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         info: BuiltinRule {
             name: "pem-private-key",
             family: "private-keys",
-            matches: "a PEM private key block, `-----BEGIN ... PRIVATE KEY-----` to its `END` line (across lines, or with `\\n` escapes in JSON); a block cut before its `END` loses its base64 lines",
+            matches: "a PEM private key block, `-----BEGIN ... PRIVATE KEY-----` to its `END` line (across lines, or with `\\n` escapes in JSON, `\\\\n` in JSON inside JSON); a block cut before its `END` loses its base64 lines",
             why: "a private key is the credential itself; the whole block goes, header included",
             example: "mount failed: -----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx4Qk\n-----END RSA PRIVATE KEY----- is malformed",
             redacted: "mount failed: <pem-private-key> is malformed",
@@ -157,7 +157,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         // The body is what a PEM body is (base64 runs, `Proc-Type:`/`DEK-Info:` headers,
         // whitespace or `\n` escapes), so a block cut before its `END` never reaches the `END` of
         // a later block across the text between.
-        pattern: r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:(?:[ \t\r\n]|\\[nr])*(?:[A-Za-z0-9+/=]+|(?:Proc-Type|DEK-Info):[^\r\n\\]*))*(?:[ \t\r\n]|\\[nr])*-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:(?:[ \t\r\n]|\\[nr])*[A-Za-z0-9+/=]{8,})*",
+        pattern: r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:(?:[ \t\r\n]|\\+[nr])*(?:[A-Za-z0-9+/=]+|(?:Proc-Type|DEK-Info):[^\r\n\\]*))*(?:[ \t\r\n]|\\+[nr])*-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:(?:[ \t\r\n]|\\+[nr])*[A-Za-z0-9+/=]{8,})*",
         replacement: "<pem-private-key>",
         check: None,
         accept: None,
@@ -172,7 +172,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             example: "ca: -----BEGIN CERTIFICATE-----\\nMIIBszCCAVmgAwIBAgIU\\n-----END CERTIFICATE-----",
             redacted: "ca: <pem-block>",
         },
-        pattern: r"-----BEGIN [A-Z0-9]+(?: [A-Z0-9]+)*-----(?:(?:[ \t\r\n]|\\[nr])*(?:[A-Za-z0-9+/=]+|[A-Za-z\-]+:[^\r\n\\]*))*(?:[ \t\r\n]|\\[nr])*-----END [A-Z0-9]+(?: [A-Z0-9]+)*-----",
+        pattern: r"-----BEGIN [A-Z0-9]+(?: [A-Z0-9]+)*-----(?:(?:[ \t\r\n]|\\+[nr])*(?:[A-Za-z0-9+/=]+|[A-Za-z\-]+:[^\r\n\\]*))*(?:[ \t\r\n]|\\+[nr])*-----END [A-Z0-9]+(?: [A-Z0-9]+)*-----",
         replacement: "<pem-block>",
         check: None,
         accept: None,
@@ -183,12 +183,14 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         info: BuiltinRule {
             name: "jwt",
             family: "platform-tokens",
-            matches: "a JSON Web Token anywhere: `eyJ...` header `.` `eyJ...` payload `.` signature (Kubernetes service-account tokens, OIDC id tokens)",
-            why: "a JWT is a bearer credential until it expires; both base64url parts start with `eyJ` (`{\"`), which no name or UID does",
+            matches: "a JSON Web Token anywhere: `eyJ...` header `.` `eyJ...` payload `.` signature (Kubernetes service-account tokens, OIDC id tokens), and a JWE (an `eyJ...` header and four more dot-separated parts: key, IV, ciphertext, tag)",
+            why: "a JWT is a bearer credential until it expires, a JWE carries one encrypted; a JWT's base64url parts and a JWE's header start with `eyJ` (`{\"`), which no name or UID does",
             example: "token eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW0ifQ.dGVzdHNpZ25hdHVyZQ rejected",
             redacted: "token <jwt> rejected",
         },
-        pattern: r"eyJ[A-Za-z0-9_\-]{4,}\.eyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]*",
+        // A JWE first (five parts: header, encrypted key, which is empty with `dir`, IV,
+        // ciphertext, tag), then a JWS (three).
+        pattern: r"eyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]*\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}|eyJ[A-Za-z0-9_\-]{4,}\.eyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]*",
         replacement: "<jwt>",
         check: None,
         accept: None,
@@ -472,6 +474,36 @@ pub(crate) const BUILTINS: &[Builtin] = &[
     },
     Builtin {
         info: BuiltinRule {
+            name: "discord-webhook",
+            family: "platform-tokens",
+            matches: "the path of a Discord webhook after `discord.com/api/webhooks/` (also `discordapp.com`, `/api/v10/webhooks/`): its id and token; the host stays",
+            why: "the path is the credential: anyone with it can post to the channel",
+            example: "alert POST https://discord.com/api/webhooks/1234567890123456789/AbCdEf-GhIjKl_MnOp0123: 401",
+            redacted: "alert POST https://discord.com/api/webhooks/<discord-webhook>: 401",
+        },
+        pattern: r"(?i)(?P<p>discord(?:app)?\.com/api/(?:v[0-9]+/)?webhooks/)[0-9]+/[A-Za-z0-9_\-]+",
+        replacement: "${p}<discord-webhook>",
+        check: None,
+        accept: None,
+        trigger: Trigger::Literals(&["/webhooks/"]),
+    },
+    Builtin {
+        info: BuiltinRule {
+            name: "npm-token",
+            family: "platform-tokens",
+            matches: "npm access tokens: `npm_` and 36 letters and digits (in `.npmrc` `_authToken=` lines and CI logs)",
+            why: "the token publishes and reads private packages as its owner",
+            example: "//registry.npmjs.org/:_authToken=npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+            redacted: "//registry.npmjs.org/:_authToken=<npm-token>",
+        },
+        pattern: r"(?-u:\b)npm_[A-Za-z0-9]{36}(?-u:\b)",
+        replacement: "<npm-token>",
+        check: Some(mixed_case),
+        accept: None,
+        trigger: Trigger::Literals(&["npm_"]),
+    },
+    Builtin {
+        info: BuiltinRule {
             name: "openai-key",
             family: "platform-tokens",
             matches: "OpenAI-style API keys: `sk-` (also `sk-proj-`, `sk-svcacct-`, `sk-ant-api03-`) and 20+ characters with upper case, lower case and digits",
@@ -565,18 +597,22 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         info: BuiltinRule {
             name: "authorization",
             family: "headers",
-            matches: "the credentials of an `Authorization:` / `Proxy-Authorization:` header of any scheme (the scheme stays; `AWS4-HMAC-SHA256`, `Digest` and other parameter lists go whole); with an unknown scheme the value must look like a credential",
+            matches: "the credentials of an `Authorization:` / `Proxy-Authorization:` header of any scheme (the scheme stays; `AWS4-HMAC-SHA256`, `Digest` and other parameter lists go whole, quoted parameters included; AWS v2 `AWS key:signature`; a URL-encoded `Bearer%20...`); with an unknown scheme the value must look like a credential",
             why: "the header is the credential; `authorization: permission denied` is prose and stays",
             example: "Authorization: Basic dXNlcjpwYXNzd29yZA== denied",
             redacted: "Authorization: Basic <token> denied",
         },
         pattern: concat!(
             r#"(?i)(?-u:\b)(?P<p>(?:proxy-)?authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?)"#,
-            r#"(?:(?P<m>(?:aws4-hmac-sha256|digest|signature|hoba|mutual|ntlm|negotiate)[ \t]+)[^"'\\\r\n]+"#,
-            r#"|(?P<s>[a-z][a-z0-9_\-]*[ \t]+)(?P<v>[A-Za-z0-9\-._~+/=:]+)"#,
+            // A parameter list (`Digest username="admin", nonce="...", response="..."`): to the
+            // end of the header, quoted parameters (`"..."`, or `\"...\"` inside JSON) included.
+            r#"(?:(?P<m>(?:aws4-hmac-sha256|digest|signature|hoba|mutual|ntlm|negotiate)[ \t]+)(?:[^"'\\\r\n]|"[^"\r\n]*"|\\"[^"\\\r\n]*\\")+"#,
+            // AWS signature version 2: `AWS <access key id>:<signature>`.
+            r#"|(?P<a>aws[ \t]+)[^\s:"'\\]+:[A-Za-z0-9+/=]+"#,
+            r#"|(?P<s>[a-z][a-z0-9_\-]*(?:[ \t]+|%20))(?P<v>[A-Za-z0-9\-._~+/=:]+)"#,
             r#"|(?P<b>[A-Za-z0-9\-._~+/=:]{16,}))"#
         ),
-        replacement: "${p}${m}${s}<token>",
+        replacement: "${p}${m}${a}${s}<token>",
         check: None,
         accept: Some(authorization_value),
         trigger: Trigger::Literals(&["auth"]),
@@ -585,16 +621,35 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         info: BuiltinRule {
             name: "bearer-token",
             family: "headers",
-            matches: "`Bearer` followed by 8+ token characters (with a digit, an inner capital or a symbol), outside an `Authorization` header",
+            matches: "`Bearer` followed by 8+ token characters (with a digit, an inner capital or a symbol), outside an `Authorization` header; also URL-encoded (`Bearer%20...`)",
             why: "a bearer token is the credential; `bearer token expired` and `Bearer authentication` are prose",
             example: "using bearer abcdef123456 for the registry",
             redacted: "using bearer <token> for the registry",
         },
-        pattern: r"(?i)(?-u:\b)(?P<p>bearer)[ \t]+(?P<v>[a-z0-9\-._~+/]{8,}=*)",
-        replacement: "${p} <token>",
+        pattern: r"(?i)(?-u:\b)(?P<p>bearer(?:[ \t]+|%20))(?P<v>[a-z0-9\-._~+/]{8,}=*)",
+        replacement: "${p}<token>",
         check: None,
         accept: Some(credential_like_v),
         trigger: Trigger::Literals(&["bearer"]),
+    },
+    Builtin {
+        info: BuiltinRule {
+            name: "cookie",
+            family: "headers",
+            matches: "the values of a `Cookie:` header (the first cookie's name stays, the rest of the list goes) and the value of a `Set-Cookie:` header's cookie (its name and attributes stay)",
+            why: "session cookies are bearer credentials; a value that is already a replacement (`session=<jwt>`) or a placeholder stays",
+            example: "Cookie: _oauth2_proxy=c2Vzc2lvbi1jb29raWU|1730556000|AbCdEf123=; theme=dark",
+            redacted: "Cookie: _oauth2_proxy=<cookie>",
+        },
+        pattern: concat!(
+            r#"(?i)(?-u:\b)(?:(?P<sc>set-cookie\\?["']?[ \t]*:[ \t]*\\?["']?[A-Za-z0-9!#$%&*+.^_`|~\-]+=)(?P<w>[^;\s"'\\<>]+)"#,
+            r#"|(?P<c>cookie\\?["']?[ \t]*:[ \t]*\\?["']?[A-Za-z0-9!#$%&*+.^_`|~\-]+=)(?P<v>[^;\s"'\\<>]+)"#,
+            r#"(?:;[ \t]*[A-Za-z0-9!#$%&*+.^_`|~\-]+=[^;\s"'\\<>]*)*)"#
+        ),
+        replacement: "${sc}${c}<cookie>",
+        check: None,
+        accept: Some(cookie_value),
+        trigger: Trigger::Literals(&["cookie"]),
     },
     // ---- URLs and connection strings ----
     Builtin {
@@ -1164,6 +1219,11 @@ fn argument_value(captures: &Captures<'_>) -> bool {
         && !PROSE_AFTER_FLAG.iter().any(|word| value.eq_ignore_ascii_case(word))
 }
 
+/// A cookie's value that is not a placeholder (`$SESSION`, `<redacted>`).
+fn cookie_value(captures: &Captures<'_>) -> bool {
+    captures.name("v").or_else(|| captures.name("w")).is_some_and(|v| !is_placeholder(v.as_str()))
+}
+
 /// An env value that is not a placeholder (`$(VAR)`, `<set to the key ...>`).
 fn env_value(captures: &Captures<'_>) -> bool {
     captures.name("v").is_some_and(|v| !is_placeholder(v.as_str()))
@@ -1172,7 +1232,7 @@ fn env_value(captures: &Captures<'_>) -> bool {
 /// Known single-token schemes take any value; an unknown scheme word is often prose
 /// (`authorization: permission denied`), so its value must look like a credential.
 fn authorization_value(captures: &Captures<'_>) -> bool {
-    if captures.name("m").is_some() {
+    if captures.name("m").is_some() || captures.name("a").is_some() {
         return true;
     }
     if let Some(value) = captures.name("b") {
