@@ -318,6 +318,7 @@ const POSITIVE: &[(&str, &str, &str)] = &[
     ("stripe-key", "STRIPE=sk_test_4eC39HqLyjWDarjtT1zdp7dc ok", "STRIPE=<stripe-key> ok"),
     // Found by a review: an access key id as a URL's user does not save the secret after it.
     ("url-credentials", "s3://AKIAZ7QK3MNB4XRT2PLW:secretkeysecretkey@bucket/path", "s3://<credentials>@bucket/path"),
+    ("url-credentials", "ftp://anonymous:Pa55w0rd@ftp.example.com/x", "ftp://<credentials>@ftp.example.com/x"),
     ("email", "contact ops@gpu-lab.example.org", "contact <email>"),
     (
         "aws-account-id",
@@ -382,7 +383,10 @@ const NEGATIVE: &[(&str, &str)] = &[
     ("discord-webhook", "https://discord.com/api/webhooks/ alone; /api/webhooks/123 (no token)"),
     ("npm-token", "npm_config_cache=/tmp/npm, npm_lifecycle_event and npm_package_version_0123456789abcdef0123456"),
     ("connection-string-password", "postgres://db.ml.svc:5432/runs and mysql://db-host/db"),
-    ("url-credentials", "https://registry.example.com/v2/ml/llama and s3://bucket/key"),
+    (
+        "url-credentials",
+        "https://registry.example.com/v2/ml/llama and s3://bucket/key; ftp://anonymous@ftp.nvidia.com/pub, ssh://git@github.com/org/repo",
+    ),
     (
         "key-value-password",
         "passwordFile: /etc/pw; password authentication failed for user \"app\"; DB_PASSWORD:  <set to the key 'password' in secret 'db'>",
@@ -428,7 +432,10 @@ const NEGATIVE: &[(&str, &str)] = &[
     ("pypi-token", "pip install pypi-simple and pypi-AgE alone"),
     ("stripe-key", "sk_live_short and task_live_0123456789abcdef0123"),
     ("pem-base64", "LS0tLS1 and the word LS0tLS1CRUd"),
-    ("email", "image nvcr.io/nvidia/cuda@sha256:0123abcd and module example.com/foo@v1.2.3"),
+    (
+        "email",
+        "image nvcr.io/nvidia/cuda@sha256:0123abcd and module example.com/foo@v1.2.3; ftp://anonymous@ftp.nvidia.com",
+    ),
     ("aws-account-id", "arn:aws:iam::aws:policy/AmazonEKSClusterPolicy"),
     ("aws-instance-id", "gpu-i-12345678, i-12345678-worker, i-am-a-pod"),
     ("aws-resource-id", "sg-gpu-pool, vol-data, subnet-a, nodegroup-sg-12345678-x, fs-1234567"),
@@ -549,4 +556,37 @@ fn the_rules_markdown_is_current() {
 fn write_rules_markdown() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/redact/rules.md");
     std::fs::write(path, builtin_rules_markdown()).expect("rules.md is written");
+}
+
+/// How many built-in markers (`<ipv4>`, `<aws-signature>`) `text` holds.
+fn markers_in(text: &str) -> u64 {
+    let mut markers: Vec<&str> = BUILTINS.iter().filter_map(|rule| super::marker_of(rule.replacement)).collect();
+    markers.sort_unstable();
+    markers.dedup();
+    markers.iter().map(|marker| text.matches(marker).count() as u64).sum()
+}
+
+#[test]
+fn a_replacement_replaced_again_is_counted_once() {
+    let redactor = defaults();
+    // Each line is one secret that two rules match: the outer one's replacement is what is left.
+    let text = concat!(
+        "Authorization: AWS4-HMAC-SHA256 Credential=AKIAZ7QK3MNB4XRT2PLW/20241102/us-east-1/s3/aws4_request, Signature=fe5f80f7\n",
+        "s3://AKIAZ7QK3MNB4XRT2PLW:secretkeysecretkey@bucket/path\n",
+        "Set-Cookie: sid=eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.x; Path=/\n",
+        "key AKIAZ7QK3MNB4XRT2PLW alone\n",
+    );
+    let mut counts = Counts::default();
+    let redacted = redactor.redact_text(text, &mut counts);
+    assert_eq!(
+        redacted,
+        "Authorization: AWS4-HMAC-SHA256 <token>\ns3://<credentials>@bucket/path\nSet-Cookie: sid=<jwt>; Path=/\nkey <aws-access-key-id> alone\n"
+    );
+    assert_eq!(redactor.summary(&counts), "redacted 4: jwt 1, aws-access-key-id 1, authorization 1, url-credentials 1");
+    // In general: as many replacements counted as markers left, on every positive case.
+    for (rule, input, _) in POSITIVE.iter().filter(|(_, input, _)| !input.contains('<')) {
+        let mut counts = Counts::default();
+        let redacted = redactor.redact_text(input, &mut counts);
+        assert_eq!(counts.total(), markers_in(&redacted), "{rule}: {input:?} became {redacted:?}, {counts:?}");
+    }
 }

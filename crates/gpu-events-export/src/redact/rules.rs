@@ -672,7 +672,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             name: "url-credentials",
             family: "connection-strings",
             matches: "the user information of any other URL: `scheme://user:pass@host`, `scheme://token@host`",
-            why: "credentials in a URL (registry, git remote, proxy) are the credential",
+            why: "credentials in a URL (registry, git remote, proxy) are the credential; `ftp://anonymous@`, `ssh://git@` carry none and stay",
             example: "pull https://robot:s3cr3t@registry.example.com/v2/ml/llama: 401",
             redacted: "pull https://<credentials>@registry.example.com/v2/ml/llama: 401",
         },
@@ -812,13 +812,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             name: "email",
             family: "personal",
             matches: "e-mail addresses `local@domain.tld`",
-            why: "they name people; image digests (`@sha256:`) and Go modules (`@v1.2.3`) have no domain",
+            why: "they name people; image digests (`@sha256:`) and Go modules (`@v1.2.3`) have no domain; a URL's user and host (`ftp://anonymous@ftp.example.com`) are no address",
             example: "owner alice.smith+gpu@example.co.uk notified",
             redacted: "owner <email> notified",
         },
         pattern: r"(?-u:\b)[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?-u:\b)",
         replacement: "<email>",
-        check: None,
+        check: Some(not_a_url_user),
         accept: None,
         trigger: Trigger::At,
     },
@@ -1073,6 +1073,12 @@ fn mac_check(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
     Some((start, end))
 }
 
+/// An address is not a URL's user and host (`ftp://anonymous@ftp.example.com`, kept by
+/// `url-credentials`).
+fn not_a_url_user(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+    (!text[..start].ends_with("://")).then_some((start, end))
+}
+
 /// A token is not followed by more token characters (the regex's `\b` does not cover `-`).
 fn not_followed_by_token_char(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
     let glued = char_after(text, end).is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
@@ -1127,14 +1133,21 @@ fn credential_like(value: &str) -> bool {
             || value.bytes().any(|b| !b.is_ascii_alphanumeric()))
 }
 
+/// The users of a URL that log in without a secret: anonymous FTP (`ftp://anonymous@host`) and
+/// SSH git remotes (`ssh://git@github.com/...`).
+const PUBLIC_URL_USERS: &[&str] = &["anonymous", "ftp", "git"];
+
 /// A URL's user information whose secret is not already an earlier rule's `<...>`: the whole
-/// (`<huggingface-token>@`) or the part after `user:` (`trainer:<password>@`) replaced stays.
+/// (`<huggingface-token>@`) or the part after `user:` (`trainer:<password>@`) replaced stays;
+/// so does a user of [`PUBLIC_URL_USERS`] with no password (or an empty one).
 fn not_only_a_replacement(captures: &Captures<'_>) -> bool {
     let replaced = |v: &str| v.starts_with('<') && v.ends_with('>') && !v[1..v.len() - 1].contains(['<', '>', ':']);
     captures.name("v").is_some_and(|v| {
         let v = v.as_str();
         let secret = v.split_once(':').map_or(v, |(_, secret)| secret);
-        !replaced(v) && !replaced(secret)
+        let user = v.strip_suffix(':').unwrap_or(v);
+        let public = PUBLIC_URL_USERS.iter().any(|known| user.eq_ignore_ascii_case(known));
+        !replaced(v) && !replaced(secret) && !public
     })
 }
 
