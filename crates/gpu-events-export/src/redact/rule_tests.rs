@@ -116,6 +116,11 @@ const POSITIVE: &[(&str, &str, &str)] = &[
         "w.bin?Policy=eyJTdGF0ZW1lbnQi&Signature=<url-signature>&Key-Pair-Id=K1",
     ),
     (
+        "url-signature",
+        "oss ?OSSAccessKeyId=x&signature=Zm9v%2B; Credential=x/aws4_request, SignedHeaders=host, Signature=fe5f80f7",
+        "oss ?OSSAccessKeyId=x&signature=<url-signature>; Credential=<secret>, SignedHeaders=host, Signature=<url-signature>",
+    ),
+    (
         "github-token",
         "git: github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF denied",
         "git: <github-token> denied",
@@ -134,6 +139,7 @@ const POSITIVE: &[(&str, &str, &str)] = &[
         r#"{"url": "https://hooks.slack.com/workflows/<slack-webhook>"}"#,
     ),
     ("openai-key", "key sk-AbCdEfGhIjKlMnOpQrSt0123456789 rejected", "key <openai-key> rejected"),
+    ("vault-token", "VAULT_TOKEN=hvb.AAAAAQJ2c2VjcmV0LXRva2VuLXZhbHVl", "VAULT_TOKEN=<vault-token>"),
     (
         "discord-webhook",
         "discord https://discordapp.com/api/v10/webhooks/1234567890123456789/AbCdEfGhIjKlMnOp_-Qr",
@@ -232,6 +238,11 @@ const POSITIVE: &[(&str, &str, &str)] = &[
         "GET /login?user=a&password=<password>&x=1#frag and /cb#password=<password>&state=s",
     ),
     ("key-value-password", "      MYSQL_ROOT_PASSWORD:  R00tPass", "      MYSQL_ROOT_PASSWORD:  <password>"),
+    (
+        "key-value-password",
+        "export MYSQL_PWD=S3cret; DB-PWD: x9Kq2zZ",
+        "export MYSQL_PWD=<password>; DB-PWD: <password>",
+    ),
     ("key-value-password", "{Password:hunter2! User:admin}", "{Password:<password> User:admin}"),
     ("key-value-password", "'adminPassword': 'correct horse'", "'adminPassword': '<password>'"),
     (
@@ -262,6 +273,11 @@ const POSITIVE: &[(&str, &str, &str)] = &[
         "password-argument",
         "mysqldump --single-transaction -pS3cret! ml",
         "mysqldump --single-transaction -p<password> ml",
+    ),
+    (
+        "password-argument",
+        "docker login -u bot -p S3cr3t reg.io; sshpass -pHunter2 ssh x; redis-cli -h r -a R3dis! ping; curl -u 'ops:Pa55w0rd' https://x",
+        "docker login -u bot -p <password> reg.io; sshpass -p<password> ssh x; redis-cli -h r -a <password> ping; curl -u 'ops:<password>' https://x",
     ),
     (
         "secret-argument",
@@ -381,6 +397,7 @@ const NEGATIVE: &[(&str, &str)] = &[
         "cookie: session=<jwt>; path=/; Cookie: sid=$SESSION; cookies disabled; cookie jar empty; set-cookie header missing",
     ),
     ("discord-webhook", "https://discord.com/api/webhooks/ alone; /api/webhooks/123 (no token)"),
+    ("vault-token", "hvs. alone, hvs.short, hvsx.AbCdEfGhIjKlMnOpQrStUvWxYz"),
     ("npm-token", "npm_config_cache=/tmp/npm, npm_lifecycle_event and npm_package_version_0123456789abcdef0123456"),
     ("connection-string-password", "postgres://db.ml.svc:5432/runs and mysql://db-host/db"),
     (
@@ -402,11 +419,11 @@ const NEGATIVE: &[(&str, &str)] = &[
     ),
     (
         "key-value-secret",
-        "secret: kube-root-ca.crt\n  - secret: {secretName: x}\ntoken:     1243 bytes\napikey: 12\n  \"secret\": \"hf-token.v2\"",
+        "secret: kube-root-ca.crt\n  - secret: {secretName: x}\ntoken:     1243 bytes\napikey: 12\n  \"secret\": \"hf-token.v2\"\n  existingSecret: db-creds\n  tls_secret: ingress-tls",
     ),
     (
         "password-argument",
-        "--password-file /etc/pw --password --user x; Flag --password has been deprecated; mysql -p mydb; mysql -P 3306",
+        "--password-file /etc/pw --password --user x; Flag --password has been deprecated; mysql -p mydb; mysql -P 3306; docker login -u x --password-stdin; curl -u ops https://x",
     ),
     ("secret-argument", "--token-ttl 10m; Flag --token has been deprecated; --token --kubeconfig x; --secret-name x"),
     (

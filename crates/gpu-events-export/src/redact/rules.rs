@@ -385,12 +385,12 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         info: BuiltinRule {
             name: "url-signature",
             family: "signed-urls",
-            matches: "the value of a `Signature=` query parameter (CloudFront and GCS v2 signed URLs)",
+            matches: "the value of a `Signature=` query parameter (CloudFront, GCS v2 and AWS v2 signed URLs, any case) or of a `, Signature=` item (an AWS4 signature logged without its header)",
             why: "with the URL it grants access until it expires",
             example: "https://d111.cloudfront.net/w.bin?Expires=1767225600&Signature=nAsDf1e2R3t4Y5&Key-Pair-Id=K2JCJMDEHXQW5F",
             redacted: "https://d111.cloudfront.net/w.bin?Expires=1767225600&Signature=<url-signature>&Key-Pair-Id=K2JCJMDEHXQW5F",
         },
-        pattern: concat!(r"(?P<p>(?:[?&;]|\\u0026|&amp;)Signature=)", value!()),
+        pattern: concat!(r"(?P<p>(?:[?&;]|,[ \t]*|\\u0026|&amp;)(?i:Signature)=)", value!()),
         replacement: "${p}<url-signature>",
         check: None,
         accept: None,
@@ -501,6 +501,21 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         check: Some(mixed_case),
         accept: None,
         trigger: Trigger::Literals(&["npm_"]),
+    },
+    Builtin {
+        info: BuiltinRule {
+            name: "vault-token",
+            family: "platform-tokens",
+            matches: "HashiCorp Vault tokens: `hvs.`, `hvb.`, `hvr.` (service, batch, recovery) and 24+ base64url characters",
+            why: "a Vault token reads the secrets its policies allow; it appears in injector and CSI driver errors",
+            example: "vault-agent: permission denied for hvs.CAESIJ3kV5nqL9xR2bT7wY4zP8mQ1sF6hK0jN3cV",
+            redacted: "vault-agent: permission denied for <vault-token>",
+        },
+        pattern: r"(?-u:\b)hv[sbr]\.[A-Za-z0-9_\-]{24,}",
+        replacement: "<vault-token>",
+        check: None,
+        accept: None,
+        trigger: Trigger::Literals(&["hvs.", "hvb.", "hvr."]),
     },
     Builtin {
         info: BuiltinRule {
@@ -690,18 +705,18 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             name: "key-value-password",
             family: "key-value",
             matches: concat!(
-                "the value of a key ending in `password`, `passwd` or `passphrase` (`DB_PASSWORD=`, `--password=`, `\"password\": \"...\"`, `adminPassword: ...`, `?password=`); ",
+                "the value of a key ending in `password`, `passwd`, `passphrase` or `_pwd` (`DB_PASSWORD=`, `MYSQL_PWD=`, `--password=`, `\"password\": \"...\"`, `adminPassword: ...`, `?password=`); ",
                 "after an unquoted `key:` the value must look like a credential (6+ characters with a digit, an inner capital or a symbol)"
             ),
             why: "the value is the secret; `passwordFile: /etc/x`, placeholders (`<set to the key ...>`, `$(VAR)`, `true`) and prose (`password: invalid`) stay",
             example: r#"env POSTGRES_PASSWORD=hunter2 and {"password": "p@ss w0rd"}"#,
             redacted: r#"env POSTGRES_PASSWORD=<password> and {"password": "<password>"}"#,
         },
-        pattern: kv_pattern!("(?:password|passwd|passphrase|requirepass|masterauth)"),
+        pattern: kv_pattern!("(?:password|passwd|passphrase|requirepass|masterauth|[_\\-]pwd)"),
         replacement: "${qp}${lp}${q}${eq}${sq}${p}<password>${lc}",
         check: None,
         accept: Some(key_value),
-        trigger: Trigger::Literals(&["pass"]),
+        trigger: Trigger::Literals(&["pass", "pwd"]),
     },
     Builtin {
         info: BuiltinRule {
@@ -739,7 +754,8 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             family: "key-value",
             matches: concat!(
                 "a password given as its own argument: after `--password`, `--db-passwd`, `--passphrase`, `--pass` and the like (space-separated, or the next item of a JSON array: `[\"--password\", \"...\"]`), ",
-                "after redis' `requirepass` / `masterauth`, and glued to `-p` on a `mysql` / `mariadb` command line (`mysql -u root -pS3cret`)"
+                "after redis' `requirepass` / `masterauth`, glued to `-p` on a `mysql` / `mariadb` command line (`mysql -u root -pS3cret`), ",
+                "after `-p` of `docker login` (podman, nerdctl, oras, skopeo, `helm registry login`) and `sshpass`, `-a` of `redis-cli`, and the password of `curl -u user:password`"
             ),
             why: "the argument after the flag is the secret; a flag followed by another flag or by prose (`--password is required`) stays, and so does `mysql -p` alone (it prompts)",
             example: "mysql -u root -pS3cretPw -h db; --password S3cr3tP4ss --user admin",
@@ -748,13 +764,17 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         pattern: concat!(
             r#"(?i)(?:(?P<p>(?:^|[ \t\["'=])--(?:[a-z0-9]+[\-_])*(?:password|passwd|passphrase|pass)"#,
             r#"(?:[ \t]+|\\?["'][ \t]*,[ \t]*\\?["'])|(?-u:\b)(?:requirepass|masterauth)[ \t]+)(?P<v>[^\s"'\\,;<>{}\[\]()]+)"#,
-            r#"|(?P<my>(?-u:\b)(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb)(?-u:\b)[^\r\n]*?[ \t](?-i:-p))(?P<mv>[^\s"'\\]+))"#
+            r#"|(?P<my>(?-u:\b)(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb)(?-u:\b)[^\r\n]*?[ \t](?-i:-p))(?P<mv>[^\s"'\\]+)"#,
+            // `docker login -p X` (and podman, nerdctl, helm registry, oras, skopeo), `sshpass -p X`,
+            // `redis-cli -a X`, `curl -u user:X`.
+            r#"|(?P<dl>(?-u:\b)(?:(?:docker|podman|nerdctl|oras|skopeo|helm[ \t]+registry)[ \t]+login|sshpass)(?-u:\b)[^\r\n]*?[ \t](?-i:-p)[ \t]*|(?-u:\b)redis-cli(?-u:\b)[^\r\n]*?[ \t](?-i:-a)[ \t]+)(?P<dv>[^\s"'\\]+)"#,
+            r#"|(?P<cu>(?-u:\b)curl(?-u:\b)[^\r\n]*?[ \t](?:-u|--user)[ \t]+\\?["']?[^\s:"'\\]+:)(?P<cv>[^\s"'\\]+))"#
         ),
-        replacement: "${p}${my}<password>",
+        replacement: "${p}${my}${dl}${cu}<password>",
         check: None,
         accept: Some(argument_value),
         // `--password`, `requirepass` and `masterauth` hold `pass` or `auth`.
-        trigger: Trigger::Literals(&["pass", "auth", "mysql", "mariadb"]),
+        trigger: Trigger::Literals(&["pass", "auth", "mysql", "mariadb", "login", "redis-cli", "curl"]),
     },
     Builtin {
         info: BuiltinRule {
@@ -1188,9 +1208,13 @@ fn key_value(captures: &Captures<'_>) -> bool {
     !colon || credential_like(value.as_str())
 }
 
-/// As [`key_value`], but a bare `secret` key whose value is an object name (a DNS-1123
-/// subdomain with a `-` or `.`: `secret: kube-root-ca.crt` in a volume spec) names a Secret and
-/// stays.
+/// The keys (lower-cased, without `_`/`-`) whose value names a Secret rather than holding one:
+/// `secret: kube-root-ca.crt` in a volume spec, Helm's `existingSecret: db-creds`.
+const SECRET_NAME_KEYS: &[&str] =
+    &["secret", "existingsecret", "tlssecret", "imagepullsecret", "imagepullsecrets", "casecret", "certsecret"];
+
+/// As [`key_value`], but a key of [`SECRET_NAME_KEYS`] whose value is an object name (a DNS-1123
+/// subdomain with a `-` or `.`) names a Secret and stays.
 fn key_value_secret(captures: &Captures<'_>) -> bool {
     key_value(captures) && !names_a_secret(captures)
 }
@@ -1200,8 +1224,9 @@ fn names_a_secret(captures: &Captures<'_>) -> bool {
     let value = ["qpv", "lv", "qv", "eqv", "sqv", "v"].iter().find_map(|name| captures.name(name));
     let (Some(prefix), Some(value)) = (prefix, value) else { return false };
     let key = prefix.as_str().trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '_');
+    let key: String = key.chars().filter(|c| !matches!(c, '_' | '-')).collect::<String>().to_ascii_lowercase();
     let value = value.as_str();
-    key.eq_ignore_ascii_case("secret") && value.contains(['-', '.']) && is_object_name(value)
+    SECRET_NAME_KEYS.contains(&key.as_str()) && value.contains(['-', '.']) && is_object_name(value)
 }
 
 /// A Kubernetes object name (DNS-1123 subdomain): lower-case letters, digits, `-` and `.`,
@@ -1225,7 +1250,8 @@ const PROSE_AFTER_FLAG: &[&str] = &[
 /// An argument after a secret's flag that is a value: not another flag, not a placeholder, not
 /// a word of prose.
 fn argument_value(captures: &Captures<'_>) -> bool {
-    let Some(value) = captures.name("v").or_else(|| captures.name("mv")) else { return false };
+    let value = ["v", "mv", "dv", "cv"].iter().find_map(|name| captures.name(name));
+    let Some(value) = value else { return false };
     let value = value.as_str();
     !value.starts_with('-')
         && !is_placeholder(value)
