@@ -24,8 +24,10 @@ pub(crate) enum Trigger {
     Literals(&'static [&'static str]),
     /// An `@` occurs on the line.
     At,
-    /// `i-` after a non-word character (or at the start) and before a hex digit.
-    InstanceId,
+    /// One of these lower-case words, after a non-word character (or at the start), then `-` and
+    /// a hex digit (`i-0123...`, `eni-0a1b...`): found in the walk over `-` the address shapes
+    /// make anyway, so these prefixes cost the literal screen nothing.
+    DashedId(&'static [&'static str]),
     /// A run of digits and dots with three dots (a dotted quad candidate).
     DottedQuad,
     /// A run of hex digits, colons and dots with `::` or six colons (an IPv6 candidate).
@@ -856,7 +858,8 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "${1}<account-id>${2}",
         check: None,
         accept: None,
-        trigger: Trigger::Literals(&["arn:"]),
+        // `rn:aws`, not `arn:`: `warning` holds `arn`, and the screen looks at first bytes.
+        trigger: Trigger::Literals(&["rn:aws"]),
     },
     Builtin {
         info: BuiltinRule {
@@ -871,7 +874,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "<instance-id>",
         check: Some(not_in_name),
         accept: None,
-        trigger: Trigger::InstanceId,
+        trigger: Trigger::DashedId(&["i"]),
     },
     Builtin {
         info: BuiltinRule {
@@ -886,20 +889,8 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "${1}-<id>",
         check: Some(not_in_name),
         accept: None,
-        trigger: Trigger::Literals(&[
-            "eni-",
-            "vol-",
-            "subnet-",
-            "sg-",
-            "vpc-",
-            "snap-",
-            "ami-",
-            "igw-",
-            "nat-",
-            "rtb-",
-            "eipalloc-",
-            "fs-",
-            "fsap-",
+        trigger: Trigger::DashedId(&[
+            "eni", "vol", "subnet", "sg", "vpc", "snap", "ami", "igw", "nat", "rtb", "eipalloc", "fs", "fsap",
         ]),
     },
     Builtin {
