@@ -335,6 +335,23 @@ mod tests {
     }
 
     #[test]
+    fn dashed_ids_are_found_at_word_starts_only() {
+        let prefilter = Prefilter::new(BUILTINS);
+        let found = |text: &str| {
+            let mut hits = Vec::new();
+            prefilter.shapes(text.as_bytes(), &mut hits);
+            hits.iter()
+                .any(|&(_, mask)| mask != 0 && mask & (prefilter.dotted_quad | prefilter.ipv6 | prefilter.mac) == 0)
+        };
+        for id in ["i-0123abcd", "x eni-0a1b", "/vol-9", "(subnet-12ab", "\"sg-0f", "fsap-1", "eipalloc-0a"] {
+            assert!(found(id), "{id:?}");
+        }
+        for name in ["gpui-0123", "xeni-0a1b", "vol-xyz", "snapshot-0a", "sg_x-0f", "SG-0f", "notaprefix-0a", "fs-"] {
+            assert!(!found(name), "{name:?}");
+        }
+    }
+
+    #[test]
     fn the_screen_finds_the_lines_of_every_literal() {
         let prefilter = Prefilter::new(BUILTINS);
         #[cfg(target_arch = "x86_64")]
