@@ -304,6 +304,17 @@ const POSITIVE: &[(&str, &str, &str)] = &[
         r#"{\"name\":\"DB_PASSWORD\",\"value\":\"S3cr3tPa55\"}"#,
         r#"{\"name\":\"DB_PASSWORD\",\"value\":\"<secret>\"}"#,
     ),
+    (
+        "argument-list-secret",
+        "    args:\r\n    - \"--db-password\"\r\n    - \"S3cretInYamlList\"\r\n    - --hf-token\n    - hf_x\n",
+        "    args:\r\n    - \"--db-password\"\r\n    - \"<secret>\"\r\n    - --hf-token\n    - <secret>\n",
+    ),
+    // A YAML flow mapping keeps its closing brackets.
+    (
+        "env-value",
+        "env: [{name: API_KEY, value: AbCd1234EfGh5678}, {name: MODE, value: fast}]",
+        "env: [{name: API_KEY, value: <secret>}, {name: MODE, value: fast}]",
+    ),
     // Found by a review: the sentence colon after a signed URL's value stays.
     (
         "aws-signature",
@@ -419,12 +430,13 @@ const NEGATIVE: &[(&str, &str)] = &[
     ),
     (
         "key-value-secret",
-        "secret: kube-root-ca.crt\n  - secret: {secretName: x}\ntoken:     1243 bytes\napikey: 12\n  \"secret\": \"hf-token.v2\"\n  existingSecret: db-creds\n  tls_secret: ingress-tls",
+        "secret: kube-root-ca.crt\n  - secret: {secretName: x}\ntoken:     1243 bytes\napikey: 12\n  \"secret\": \"hf-token.v2\"\n  existingSecret: db-creds\n  tls_secret: ingress-tls\nhelm --set auth.existingSecret=db-creds",
     ),
     (
         "password-argument",
         "--password-file /etc/pw --password --user x; Flag --password has been deprecated; mysql -p mydb; mysql -P 3306; docker login -u x --password-stdin; curl -u ops https://x",
     ),
+    ("argument-list-secret", "args:\n- --password\n- --verbose\n- --token\n- $(HF_TOKEN)\n- --token-ttl\n- 10m\n"),
     ("secret-argument", "--token-ttl 10m; Flag --token has been deprecated; --token --kubeconfig x; --secret-name x"),
     (
         "key-value-secret",

@@ -808,6 +808,24 @@ pub(crate) const BUILTINS: &[Builtin] = &[
     },
     Builtin {
         info: BuiltinRule {
+            name: "argument-list-secret",
+            family: "key-value",
+            matches: "the item after a secret's flag in a YAML list (`args:` / `command:` of a container): `- --password` then `- S3cret` on the next line, for the flags of `password-argument` and `secret-argument`",
+            why: "the next item is the flag's value; a next item that is another flag (`- --verbose`) or a reference (`- $(HF_TOKEN)`) stays",
+            example: "args:\n- --api-key\n- tok-9aF3kL2mQ8xYz\n- --port\n- \"8000\"",
+            redacted: "args:\n- --api-key\n- <secret>\n- --port\n- \"8000\"",
+        },
+        pattern: concat!(
+            r#"(?im)(?P<p>^[ \t]*-[ \t]+["']?--(?:[a-z0-9]+[\-_])*(?:password|passwd|passphrase|pass|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)"#,
+            r#"["']?[ \t]*\r?\n[ \t]*-[ \t]+["']?)(?P<v>[^\s"'\\,{}\[\]]+)"#
+        ),
+        replacement: "${p}<secret>",
+        check: None,
+        accept: Some(argument_value),
+        trigger: Trigger::Multiline("- --"),
+    },
+    Builtin {
+        info: BuiltinRule {
             name: "env-value",
             family: "key-value",
             matches: concat!(
@@ -821,7 +839,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         pattern: concat!(
             r#"(?i)(?P<p>(?-u:\b)name\\?["']?[ \t]*:[ \t]*\\?["']?"#,
             key_head!(),
-            r#"(?:password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)(?:[_\-.]?key)?\\?["']?[ \t]*(?:,[ \t]*|\r?\n[ \t]*|\\r?\\n[ \t]*)\\?["']?value\\?["']?[ \t]*:[ \t]*\\?["']?)(?P<v>[^\s"'\\]+)"#
+            r#"(?:password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)(?:[_\-.]?key)?\\?["']?[ \t]*(?:,[ \t]*|\r?\n[ \t]*|\\r?\\n[ \t]*)\\?["']?value\\?["']?[ \t]*:[ \t]*\\?["']?)(?P<v>[^\s"'\\,{}\[\]]+)"#
         ),
         replacement: "${p}<secret>",
         check: None,
@@ -1215,6 +1233,8 @@ fn names_a_secret(captures: &Captures<'_>) -> bool {
     let value = ["qpv", "lv", "qv", "eqv", "sqv", "v"].iter().find_map(|name| captures.name(name));
     let (Some(prefix), Some(value)) = (prefix, value) else { return false };
     let key = prefix.as_str().trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '_');
+    // The last segment of a dotted key (`auth.existingSecret`), without `_` and `-`.
+    let key = key.rsplit('.').next().unwrap_or(key);
     let key: String = key.chars().filter(|c| !matches!(c, '_' | '-')).collect::<String>().to_ascii_lowercase();
     let value = value.as_str();
     SECRET_NAME_KEYS.contains(&key.as_str()) && value.contains(['-', '.']) && is_object_name(value)
