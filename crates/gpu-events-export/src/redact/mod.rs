@@ -27,7 +27,8 @@
 //! too. EKS node names such as `ip-10-0-1-23.ec2.internal` are kept (they are the names of the
 //! objects events are about); add a user rule to hide them.
 //!
-//! Every rule but the two PEM rules matches within one line.
+//! Every rule matches within one line but the whole-text ones: the two PEM rules, `env-value`
+//! (`name:` and `value:` lines) and `argument-list-secret` (a flag and the next list item).
 //!
 //! # User rules
 //!

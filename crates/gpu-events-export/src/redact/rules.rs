@@ -2,8 +2,9 @@
 //! it matches, why that is a secret (or identifying) and how it is told from the facts GPU events
 //! are made of, with an example that a unit test runs through the engine.
 //!
-//! Patterns use `[ \t]` rather than `\s` and never match a line break (except the two PEM rules,
-//! which run over the whole text): the engine runs every other rule line by line, on the lines its
+//! Patterns use `[ \t]` rather than `\s` and never match a line break (except the rules with a
+//! [`Trigger::Multiline`]: the PEM rules, `env-value` and `argument-list-secret`, which run over the
+//! whole text): the engine runs every other rule line by line, on the lines its
 //! prefilter picked (see `prefilter.rs`). `(?-u:\b)` is an ASCII word boundary (it keeps the fast
 //! regex engines usable on non-ASCII text).
 
@@ -80,7 +81,7 @@ macro_rules! value {
     };
 }
 
-/// The characters of an unquoted key-value secret outside a query string: as [`value!`], but
+/// The characters of an unquoted key-value secret outside a query string: as `value!`, but
 /// `&` and `#` are part of it (`DB_PASSWORD=Tr0ub4dor&3`, `password=Pg$Pass#2024`); only in a
 /// query string do they end a value.
 macro_rules! kv_value {
@@ -1189,7 +1190,7 @@ fn credential_like_v(captures: &Captures<'_>) -> bool {
 }
 
 /// `key=value`, `"key": "value"`, a whole `key: value` line: any value but a placeholder (see
-/// [`kv_pattern!`] for the forms). `key: value` with an unquoted value inside a line is also how
+/// `kv_pattern!` for the forms). `key: value` with an unquoted value inside a line is also how
 /// Go error chains read (`failed to get token: context deadline exceeded`), so there the value
 /// must look like a credential.
 fn key_value(captures: &Captures<'_>) -> bool {
