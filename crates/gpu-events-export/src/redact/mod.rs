@@ -27,7 +27,8 @@
 //! too. EKS node names such as `ip-10-0-1-23.ec2.internal` are kept (they are the names of the
 //! objects events are about); add a user rule to hide them.
 //!
-//! Every rule but the two PEM rules matches within one line.
+//! Every rule matches within one line but the whole-text ones: the two PEM rules, `env-value`
+//! (`name:` and `value:` lines) and `argument-list-secret` (a flag and the next list item).
 //!
 //! # User rules
 //!
@@ -167,12 +168,22 @@ impl Rule {
     /// The text with every accepted match replaced and how many were, or `None` when nothing
     /// changed (no match, or every replacement equal to what it replaces).
     fn apply(&self, text: &str) -> Option<(String, u64)> {
+        self.apply_swallowing(text, None)
+    }
+
+    /// As [`Rule::apply`]; with `swallowed`, also the built-in markers (`<ipv4>`) that the
+    /// replaced text held and its replacement does not (an earlier rule's replacement this one
+    /// replaced in turn), one entry each.
+    fn apply_swallowing(&self, text: &str, mut swallowed: Option<&mut Vec<&'static str>>) -> Option<(String, u64)> {
         let mut out = String::new();
         let mut last = 0;
         let mut changed = 0;
         let mut splice = |start: usize, end: usize, replacement: &str, out: &mut String| {
             if start < last || text.get(start..end) == Some(replacement) {
                 return;
+            }
+            if let Some(swallowed) = swallowed.as_deref_mut() {
+                swallowed_markers(&text[start..end], replacement, swallowed);
             }
             out.push_str(&text[last..start]);
             out.push_str(replacement);
@@ -211,6 +222,32 @@ impl Rule {
             Some(check) => check(text, start, end).filter(|&(s, e)| s >= start && e <= end && s < e),
             None => Some((start, end)),
         }
+    }
+}
+
+/// The `<...>` marker a built-in replacement writes (`<ipv4>` in `<ipv4>`, `<aws-signature>` in
+/// `${p}<aws-signature>`).
+fn marker_of(replacement: &'static str) -> Option<&'static str> {
+    let start = replacement.find('<')?;
+    let end = start + replacement[start..].find('>')?;
+    Some(&replacement[start..=end])
+}
+
+/// The built-in markers in `removed` that `inserted` does not also hold (as many times), added
+/// to `swallowed`.
+fn swallowed_markers(removed: &str, inserted: &str, swallowed: &mut Vec<&'static str>) {
+    if !removed.contains('<') {
+        return;
+    }
+    let count = |text: &str, marker: &str| text.matches(marker).count();
+    for (index, builtin) in BUILTINS.iter().enumerate() {
+        let Some(marker) = marker_of(builtin.replacement) else { continue };
+        // Rules that share a marker (`<secret>`, `<token>`): each marker once.
+        if BUILTINS[..index].iter().any(|earlier| marker_of(earlier.replacement) == Some(marker)) {
+            continue;
+        }
+        let lost = count(removed, marker).saturating_sub(count(inserted, marker));
+        swallowed.extend(std::iter::repeat_n(marker, lost));
     }
 }
 
@@ -465,11 +502,13 @@ impl Redactor {
         if let Some(prefilter) = &self.prefilter {
             // The whole-text rules (PEM blocks span lines) first, then the others line by line.
             let multiline = prefilter.multiline(text);
+            let mut swallowed = Vec::new();
             for index in bits(multiline) {
                 let input = current.as_deref().unwrap_or(text);
-                if let Some((output, n)) = self.rules[index].apply(input) {
+                if let Some((output, n)) = self.rules[index].apply_swallowing(input, Some(&mut swallowed)) {
                     current = Some(output);
                     counts.bump(index, n);
+                    uncount(index, &mut swallowed, counts);
                 }
             }
             let input = current.as_deref().unwrap_or(text);
@@ -502,15 +541,18 @@ impl Redactor {
 
     /// The built-in rules (but the whole-text ones in `skip`) on the lines the prefilter picked.
     fn apply_lines(&self, text: &str, lines: &[Line], skip: u64, counts: &mut Counts) -> Option<String> {
+        let mut swallowed = Vec::new();
         let mut out = String::new();
         let mut last = 0;
         for &(start, end, mask) in lines {
             let line = &text[start..end];
             let mut current: Option<String> = None;
             for index in bits(mask & !skip) {
-                if let Some((output, n)) = self.rules[index].apply(current.as_deref().unwrap_or(line)) {
+                let input = current.as_deref().unwrap_or(line);
+                if let Some((output, n)) = self.rules[index].apply_swallowing(input, Some(&mut swallowed)) {
                     current = Some(output);
                     counts.bump(index, n);
+                    uncount(index, &mut swallowed, counts);
                 }
             }
             if let Some(redacted) = current {
@@ -524,6 +566,21 @@ impl Redactor {
         }
         out.push_str(&text[last..]);
         Some(out)
+    }
+}
+
+/// A built-in rule (`index`) replaced what earlier ones wrote (`swallowed`, their markers): each
+/// such replacement is counted once, as the later rule's, so it is taken off the latest earlier
+/// rule with that marker and a count (`Authorization: AWS4-HMAC-SHA256 Credential=AKIA...` is one
+/// `authorization`, not also an `aws-access-key-id`). Empties `swallowed`.
+fn uncount(index: usize, swallowed: &mut Vec<&'static str>, counts: &mut Counts) {
+    for marker in swallowed.drain(..) {
+        let earlier = (0..index)
+            .rev()
+            .find(|&rule| marker_of(BUILTINS[rule].replacement) == Some(marker) && counts.get(rule) > 0);
+        if let Some(rule) = earlier {
+            counts.by_rule[rule] -= 1;
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! Which lines each built-in rule can match, found in one pass over the text so that most lines
 //! pay almost nothing: the rules' literal triggers (ASCII case-insensitive), a `memchr` for `@`,
 //! and one `memchr3` walk over `.`, `:` and `-` for the address shapes (a dotted quad, an IPv6 or
-//! MAC candidate, an instance id). Each trigger is a necessary condition for its rule's match, so
+//! MAC candidate, a provider resource id such as `i-0123...` or `eni-0a1b...`). Each trigger is a necessary condition for its rule's match, so
 //! a line without one cannot match and is skipped; a false trigger only costs running that rule's
 //! regex on that line.
 //!
@@ -36,7 +36,10 @@ pub(crate) struct Prefilter {
     ipv6: u64,
     mac: u64,
     at: u64,
-    instance: u64,
+    /// The words of [`Trigger::DashedId`] rules, each with the rules it triggers.
+    dashed_ids: Vec<(&'static [u8], u64)>,
+    /// The length of the longest of them.
+    dashed_longest: usize,
     /// The whole-text rules, with the literal that triggers them.
     multiline: Vec<(&'static str, u64)>,
 }
@@ -49,7 +52,8 @@ impl Prefilter {
     pub(crate) fn new(rules: &[Builtin]) -> Prefilter {
         let mut patterns: Vec<String> = Vec::new();
         let mut literal_rules: Vec<u64> = Vec::new();
-        let (mut dotted_quad, mut ipv6, mut mac, mut at, mut instance) = (0, 0, 0, 0, 0);
+        let (mut dotted_quad, mut ipv6, mut mac, mut at) = (0, 0, 0, 0);
+        let mut dashed_ids: Vec<(&'static [u8], u64)> = Vec::new();
         let mut multiline: Vec<(&'static str, u64)> = Vec::new();
         for (index, rule) in rules.iter().enumerate() {
             let bit = 1u64 << index;
@@ -68,7 +72,14 @@ impl Prefilter {
                 }
                 Trigger::DottedQuad => dotted_quad |= bit,
                 Trigger::At => at |= bit,
-                Trigger::InstanceId => instance |= bit,
+                Trigger::DashedId(words) => {
+                    for word in words {
+                        match dashed_ids.iter_mut().find(|(w, _)| *w == word.as_bytes()) {
+                            Some((_, mask)) => *mask |= bit,
+                            None => dashed_ids.push((word.as_bytes(), bit)),
+                        }
+                    }
+                }
                 Trigger::Ipv6 => ipv6 |= bit,
                 Trigger::Mac => mac |= bit,
                 Trigger::Multiline(literal) => match multiline.iter_mut().find(|(l, _)| *l == literal) {
@@ -84,13 +95,27 @@ impl Prefilter {
             .expect("the built-in trigger literals build an automaton");
         // A literal that contains another one is found through that one's line.
         // (The patterns are distinct.)
+        // Teddy takes at most 64 patterns (a test checks that they fit).
         let mut screen = packed::Config::new().match_kind(packed::MatchKind::LeftmostFirst).builder();
         for stem in patterns.iter().filter(|p| !patterns.iter().any(|q| q != *p && p.contains(q.as_str()))) {
             screen.add(stem);
         }
         let screen = screen.build();
         let longest = patterns.iter().map(String::len).max().unwrap_or(0);
-        Prefilter { literals, literal_rules, screen, longest, dotted_quad, ipv6, mac, at, instance, multiline }
+        let dashed_longest = dashed_ids.iter().map(|(word, _)| word.len()).max().unwrap_or(0);
+        Prefilter {
+            literals,
+            literal_rules,
+            screen,
+            longest,
+            dotted_quad,
+            ipv6,
+            mac,
+            at,
+            dashed_ids,
+            dashed_longest,
+            multiline,
+        }
     }
 
     /// The whole-text rules whose trigger occurs in `text`.
@@ -109,7 +134,7 @@ impl Prefilter {
         if self.at != 0 {
             hits.extend(memchr::memchr_iter(b'@', bytes).map(|i| (i, self.at)));
         }
-        if self.dotted_quad | self.ipv6 | self.mac | self.instance != 0 {
+        if self.dotted_quad | self.ipv6 | self.mac != 0 || !self.dashed_ids.is_empty() {
             self.shapes(bytes, &mut hits);
         }
         // Overlapping literal matches come by end, the shapes after them: put them in text order.
@@ -170,6 +195,25 @@ impl Prefilter {
         }
     }
 
+    /// The rules of the [`Trigger::DashedId`] word before the `-` at `at` (a lower-case word at a
+    /// word start, then a hex digit after the dash).
+    fn dashed_id(&self, bytes: &[u8], at: usize) -> Option<u64> {
+        if self.dashed_ids.is_empty() || !bytes.get(at + 1).is_some_and(u8::is_ascii_hexdigit) {
+            return None;
+        }
+        let mut start = at;
+        while start > 0 && at - start <= self.dashed_longest && bytes[start - 1].is_ascii_lowercase() {
+            start -= 1;
+        }
+        let word_start = start == 0 || !(bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_');
+        if start == at || at - start > self.dashed_longest || !word_start {
+            return None;
+        }
+        let word = &bytes[start..at];
+        let mask = self.dashed_ids.iter().filter(|(w, _)| *w == word).fold(0, |mask, (_, rules)| mask | rules);
+        (mask != 0).then_some(mask)
+    }
+
     /// Address-shaped candidates: each run of address characters is looked at once.
     fn shapes(&self, bytes: &[u8], hits: &mut Vec<(usize, u64)>) {
         // Where the last run of each kind ended (a colon run may hold a dotted quad).
@@ -207,15 +251,13 @@ impl Prefilter {
                         hits.push((at, mask));
                     }
                 }
-                b'-' if self.instance != 0
-                    && at >= 1
-                    && bytes[at - 1] == b'i'
-                    && (at == 1 || !(bytes[at - 2].is_ascii_alphanumeric() || bytes[at - 2] == b'_'))
-                    && bytes.get(at + 1).is_some_and(u8::is_ascii_hexdigit) =>
-                {
-                    hits.push((at, self.instance));
-                }
-                b'-' if self.mac != 0 && at >= dashes_until => {
+                b'-' => {
+                    if let Some(mask) = self.dashed_id(bytes, at) {
+                        hits.push((at, mask));
+                    }
+                    if self.mac == 0 || at < dashes_until {
+                        continue;
+                    }
                     // Six pairs of hex digits joined by dashes, this dash the first.
                     let hex = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_hexdigit);
                     if at >= 2
@@ -290,6 +332,23 @@ mod tests {
         prefilter.literal_hits(text, 0, &mut screened);
         prefilter.literal_hits(text, usize::MAX, &mut alone);
         assert_eq!(screened, alone, "{:?}", String::from_utf8_lossy(text).chars().take(200).collect::<String>());
+    }
+
+    #[test]
+    fn dashed_ids_are_found_at_word_starts_only() {
+        let prefilter = Prefilter::new(BUILTINS);
+        let found = |text: &str| {
+            let mut hits = Vec::new();
+            prefilter.shapes(text.as_bytes(), &mut hits);
+            hits.iter()
+                .any(|&(_, mask)| mask != 0 && mask & (prefilter.dotted_quad | prefilter.ipv6 | prefilter.mac) == 0)
+        };
+        for id in ["i-0123abcd", "x eni-0a1b", "/vol-9", "(subnet-12ab", "\"sg-0f", "fsap-1", "eipalloc-0a"] {
+            assert!(found(id), "{id:?}");
+        }
+        for name in ["gpui-0123", "xeni-0a1b", "vol-xyz", "snapshot-0a", "sg_x-0f", "SG-0f", "notaprefix-0a", "fs-"] {
+            assert!(!found(name), "{name:?}");
+        }
     }
 
     #[test]

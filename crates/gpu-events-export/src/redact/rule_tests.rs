@@ -29,6 +29,12 @@ const POSITIVE: &[(&str, &str, &str)] = &[
         "cut paste: <pem-private-key>\n(truncated)",
     ),
     ("pem-block", "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n", "<pem-block>\n"),
+    // JSON inside JSON: the line breaks are `\\n`.
+    (
+        "pem-private-key",
+        r#"{"data":"{\"tls.key\":\"-----BEGIN EC PRIVATE KEY-----\\nMHcCAQEEIIrYSSNQFaA2\\n-----END EC PRIVATE KEY-----\"}"}"#,
+        r#"{"data":"{\"tls.key\":\"<pem-private-key>\"}"}"#,
+    ),
     (
         "jwt",
         "projected token eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJhdWQiOlsiYXBpIl19.c2lnbmF0dXJl_-x expired",
@@ -110,6 +116,11 @@ const POSITIVE: &[(&str, &str, &str)] = &[
         "w.bin?Policy=eyJTdGF0ZW1lbnQi&Signature=<url-signature>&Key-Pair-Id=K1",
     ),
     (
+        "url-signature",
+        "oss ?OSSAccessKeyId=x&signature=Zm9v%2B; Credential=x/aws4_request, SignedHeaders=host, Signature=fe5f80f7",
+        "oss ?OSSAccessKeyId=x&signature=<url-signature>; Credential=<secret>, SignedHeaders=host, Signature=<url-signature>",
+    ),
+    (
         "github-token",
         "git: github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF denied",
         "git: <github-token> denied",
@@ -128,6 +139,19 @@ const POSITIVE: &[(&str, &str, &str)] = &[
         r#"{"url": "https://hooks.slack.com/workflows/<slack-webhook>"}"#,
     ),
     ("openai-key", "key sk-AbCdEfGhIjKlMnOpQrSt0123456789 rejected", "key <openai-key> rejected"),
+    ("vault-token", "VAULT_TOKEN=hvb.AAAAAQJ2c2VjcmV0LXRva2VuLXZhbHVl", "VAULT_TOKEN=<vault-token>"),
+    (
+        "discord-webhook",
+        "discord https://discordapp.com/api/v10/webhooks/1234567890123456789/AbCdEfGhIjKlMnOp_-Qr",
+        "discord https://discordapp.com/api/v10/webhooks/<discord-webhook>",
+    ),
+    ("npm-token", "NPM_TOKEN=npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 401", "NPM_TOKEN=<npm-token> 401"),
+    (
+        "jwt",
+        "JWE eyJhbGciOiJSU0EtT0FFUCIsImVuYyI6IkEyNTZHQ00ifQ.OKOawDo13gRp2ojaHV7L.48V1_ALb6US04U3b.5eym8TW_c8SuK0lt.XFBoMYUZodetZdvT ok",
+        "JWE <jwt> ok",
+    ),
+    ("jwt", "dir JWE eyJhbGciOiJkaXIifQ..48V1_ALb6US04U3b.5eym8TW_c8SuK0lt.XFBoMYUZodetZdvT", "dir JWE <jwt>"),
     ("openai-key", "ANTHROPIC_API_KEY=sk-ant-api03-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op", "ANTHROPIC_API_KEY=<openai-key>"),
     (
         "docker-auth",
@@ -151,7 +175,34 @@ const POSITIVE: &[(&str, &str, &str)] = &[
         "Authorization: GenieKey <token>",
     ),
     ("authorization", "Authorization: token ghx_notashape", "Authorization: token <token>"),
+    (
+        "authorization",
+        r#"Authorization: Digest username="admin", realm="harbor", nonce="dcd98b71", uri="/v2/", response="6629fae4", opaque="5ccc069c", cnonce="0a4f113b""#,
+        "Authorization: Digest <token>",
+    ),
+    (
+        "authorization",
+        r#"message: "ip 10.0.0.1 Authorization: Digest username=\"admin\", response=\"6629fae4\"""#,
+        r#"message: "ip <ipv4> Authorization: Digest <token>""#,
+    ),
+    (
+        "authorization",
+        "Authorization: AWS AKIAIOSFODNN7EXAMPLE:frJIUN8DYpKDtOLCwo//yllqDzg= denied",
+        "Authorization: AWS <token> denied",
+    ),
+    ("authorization", "GET /x?authorization=Bearer%20abcDEF123456ghi&y=1", "GET /x?authorization=Bearer%20<token>&y=1"),
     ("bearer-token", "header: Bearer AbC.dEf-123_ghI", "header: Bearer <token>"),
+    ("bearer-token", "?auth_header=Bearer%20abcDEF123456ghi&x=1", "?auth_header=Bearer%20<token>&x=1"),
+    (
+        "cookie",
+        "    Cookie: _oauth2_proxy=c2Vzc2lvbi1jb29raWUtdmFsdWUtMTIz|1730556000|AbCdEf123=",
+        "    Cookie: _oauth2_proxy=<cookie>",
+    ),
+    (
+        "cookie",
+        r#"Set-Cookie: sid=s%3AbC9d.Ef8; Path=/; HttpOnly and {"Cookie":"a=1; b=2"}"#,
+        r#"Set-Cookie: sid=<cookie>; Path=/; HttpOnly and {"Cookie":"a=<cookie>"}"#,
+    ),
     (
         "connection-string-password",
         "mongodb+srv://app:p%40ss:w0rd@cluster0.mongodb.net/db?retryWrites=true",
@@ -164,8 +215,34 @@ const POSITIVE: &[(&str, &str, &str)] = &[
         "proxy http://u:p@squid.corp:3128 refused",
         "proxy http://<credentials>@squid.corp:3128 refused",
     ),
-    ("key-value-password", "--password=Tr0ub4dor&3 --user x", "--password=<password>&3 --user x"),
+    ("key-value-password", "--password=Tr0ub4dor&3 --user x", "--password=<password> --user x"),
+    ("key-value-password", "      DB_PASSWORD=Tr0ub4dor&3", "      DB_PASSWORD=<password>"),
+    (
+        "key-value-password",
+        r#"psql "host=pg.ml.svc user=mlflow password=Pg$Pass#2024 sslmode=require""#,
+        r#"psql "host=pg.ml.svc user=mlflow password=<password> sslmode=require""#,
+    ),
+    (
+        "key-value-password",
+        r#"{"password":"ab\"cd123XYZ","user":"x"} and {\"password\":\"S3cr\"}"#,
+        r#"{"password":"<password>","user":"x"} and {\"password\":\"<password>\"}"#,
+    ),
+    (
+        "key-value-password",
+        "  adminPassword: changeme\n  password: my secret pass 123 # rotated\r\nrequirepass: R3disPass99\n",
+        "  adminPassword: <password>\n  password: <password> # rotated\r\nrequirepass: <password>\n",
+    ),
+    (
+        "key-value-password",
+        "GET /login?user=a&password=b4d&x=1#frag and /cb#password=p4ss&state=s",
+        "GET /login?user=a&password=<password>&x=1#frag and /cb#password=<password>&state=s",
+    ),
     ("key-value-password", "      MYSQL_ROOT_PASSWORD:  R00tPass", "      MYSQL_ROOT_PASSWORD:  <password>"),
+    (
+        "key-value-password",
+        "export MYSQL_PWD=S3cret; DB-PWD: x9Kq2zZ",
+        "export MYSQL_PWD=<password>; DB-PWD: <password>",
+    ),
     ("key-value-password", "{Password:hunter2! User:admin}", "{Password:<password> User:admin}"),
     ("key-value-password", "'adminPassword': 'correct horse'", "'adminPassword': '<password>'"),
     (
@@ -179,8 +256,38 @@ const POSITIVE: &[(&str, &str, &str)] = &[
     ("key-value-secret", "HF_TOKEN: s3cr3t-t0k3n", "HF_TOKEN: <secret>"),
     (
         "key-value-secret",
+        "npm //registry.npmjs.org/:_authToken=abc123XYZ done",
+        "npm //registry.npmjs.org/:_authToken=<secret> done",
+    ),
+    (
+        "key-value-secret",
         "kubeadm join --token abcdef --discovery-token=abcdef.0123456789abcdef",
-        "kubeadm join --token abcdef --discovery-token=<secret>",
+        "kubeadm join --token <secret> --discovery-token=<secret>",
+    ),
+    (
+        "password-argument",
+        r#"args: ["--db-passwd", "s3cr3t99", "-v"]; redis-cli CONFIG SET requirepass R3dis99"#,
+        r#"args: ["--db-passwd", "<password>", "-v"]; redis-cli CONFIG SET requirepass <password>"#,
+    ),
+    (
+        "password-argument",
+        "mysqldump --single-transaction -pS3cret! ml",
+        "mysqldump --single-transaction -p<password> ml",
+    ),
+    (
+        "password-argument",
+        "docker login -u bot -p S3cr3t reg.io; sshpass -pHunter2 ssh x; redis-cli -h r -a R3dis! ping; curl -u 'ops:Pa55w0rd' https://x",
+        "docker login -u bot -p <password> reg.io; sshpass -p<password> ssh x; redis-cli -h r -a <password> ping; curl -u 'ops:<password>' https://x",
+    ),
+    (
+        "secret-argument",
+        "vllm serve --api-key tok-9aF3kL2mQ8xYz --hf-token=hf_x and --client-secret Zx8 -v",
+        "vllm serve --api-key <secret> --hf-token=<secret> and --client-secret <secret> -v",
+    ),
+    (
+        "aws-secret-key",
+        "aws configure set aws_secret_access_key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY; secret key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "aws configure set aws_secret_access_key <aws-secret-key>; secret key <aws-secret-key>",
     ),
     (
         "env-value",
@@ -196,6 +303,17 @@ const POSITIVE: &[(&str, &str, &str)] = &[
         "env-value",
         r#"{\"name\":\"DB_PASSWORD\",\"value\":\"S3cr3tPa55\"}"#,
         r#"{\"name\":\"DB_PASSWORD\",\"value\":\"<secret>\"}"#,
+    ),
+    (
+        "argument-list-secret",
+        "    args:\r\n    - \"--db-password\"\r\n    - \"S3cretInYamlList\"\r\n    - --hf-token\n    - hf_x\n",
+        "    args:\r\n    - \"--db-password\"\r\n    - \"<secret>\"\r\n    - --hf-token\n    - <secret>\n",
+    ),
+    // A YAML flow mapping keeps its closing brackets.
+    (
+        "env-value",
+        "env: [{name: API_KEY, value: AbCd1234EfGh5678}, {name: MODE, value: fast}]",
+        "env: [{name: API_KEY, value: <secret>}, {name: MODE, value: fast}]",
     ),
     // Found by a review: the sentence colon after a signed URL's value stays.
     (
@@ -227,6 +345,7 @@ const POSITIVE: &[(&str, &str, &str)] = &[
     ("stripe-key", "STRIPE=sk_test_4eC39HqLyjWDarjtT1zdp7dc ok", "STRIPE=<stripe-key> ok"),
     // Found by a review: an access key id as a URL's user does not save the secret after it.
     ("url-credentials", "s3://AKIAZ7QK3MNB4XRT2PLW:secretkeysecretkey@bucket/path", "s3://<credentials>@bucket/path"),
+    ("url-credentials", "ftp://anonymous:Pa55w0rd@ftp.example.com/x", "ftp://<credentials>@ftp.example.com/x"),
     ("email", "contact ops@gpu-lab.example.org", "contact <email>"),
     (
         "aws-account-id",
@@ -255,7 +374,7 @@ const POSITIVE: &[(&str, &str, &str)] = &[
 const NEGATIVE: &[(&str, &str)] = &[
     ("pem-private-key", "the key file has no -----BEGIN line"),
     ("pem-block", "-----BEGIN-----"),
-    ("jwt", "eyJhbGciOiJSUzI1NiJ9 alone is only a header; eyJ.eyJ.x"),
+    ("jwt", "eyJhbGciOiJSUzI1NiJ9 alone is only a header; eyJ.eyJ.x; eyJhbGci.a.b.c.d (short JWE parts)"),
     ("aws-secret-key", "secret_access_key: <set to the key 'secret' in secret 'aws'>"),
     ("aws-access-key-id", "AKIA is a prefix; akiaiosfodnn7example is lower case; AKIAIOSFODNN7EXAMPLEXX is too long"),
     ("aws-session-token", "aws_session_token: ${AWS_SESSION_TOKEN}"),
@@ -279,15 +398,46 @@ const NEGATIVE: &[(&str, &str)] = &[
     ("slack-webhook", "hooks.slack.com/ is the host; https://hooks.slack.com/ down"),
     ("openai-key", "disk-pressure, task-runner-0, sk-worker-0123456789abcdef, sk-learn"),
     ("docker-auth", r#"{"auths":{"nvcr.io":{"username":"$oauthtoken"}}}, "auth": """#),
-    ("authorization", "failed authorization: permission denied; Authorization failed; authorization: Unauthorized"),
-    ("bearer-token", "bearer token expired; Bearer authentication required; Bearer <token>"),
+    (
+        "authorization",
+        "failed authorization: permission denied; Authorization failed; authorization: Unauthorized; Authorization: AWS <token>",
+    ),
+    ("bearer-token", "bearer token expired; Bearer authentication required; Bearer <token>; Bearer%20token"),
+    (
+        "cookie",
+        "cookie: session=<jwt>; path=/; Cookie: sid=$SESSION; cookies disabled; cookie jar empty; set-cookie header missing",
+    ),
+    ("discord-webhook", "https://discord.com/api/webhooks/ alone; /api/webhooks/123 (no token)"),
+    ("vault-token", "hvs. alone, hvs.short, hvsx.AbCdEfGhIjKlMnOpQrStUvWxYz"),
+    ("npm-token", "npm_config_cache=/tmp/npm, npm_lifecycle_event and npm_package_version_0123456789abcdef0123456"),
     ("connection-string-password", "postgres://db.ml.svc:5432/runs and mysql://db-host/db"),
-    ("url-credentials", "https://registry.example.com/v2/ml/llama and s3://bucket/key"),
+    (
+        "url-credentials",
+        "https://registry.example.com/v2/ml/llama and s3://bucket/key; ftp://anonymous@ftp.nvidia.com/pub, ssh://git@github.com/org/repo",
+    ),
     (
         "key-value-password",
         "passwordFile: /etc/pw; password authentication failed for user \"app\"; DB_PASSWORD:  <set to the key 'password' in secret 'db'>",
     ),
-    ("key-value-password", "password: invalid; PASSWORD=$(DB_PASS); password: ***; password=\"{{ .Values.pw }}\""),
+    (
+        "key-value-password",
+        "login failed: password: invalid; PASSWORD=$(DB_PASS); password: ***; password=\"{{ .Values.pw }}\"",
+    ),
+    // Whole `key: value` lines that are placeholders, sizes, numbers or YAML blocks.
+    (
+        "key-value-password",
+        "  password: <redacted>\n  adminPassword: ${ADMIN_PW}\npassword:  16 bytes\n  db-password: |\n  password: true\n  ?password=&x=1",
+    ),
+    (
+        "key-value-secret",
+        "secret: kube-root-ca.crt\n  - secret: {secretName: x}\ntoken:     1243 bytes\napikey: 12\n  \"secret\": \"hf-token.v2\"\n  existingSecret: db-creds\n  tls_secret: ingress-tls\nhelm --set auth.existingSecret=db-creds",
+    ),
+    (
+        "password-argument",
+        "--password-file /etc/pw --password --user x; Flag --password has been deprecated; mysql -p mydb; mysql -P 3306; docker login -u x --password-stdin; curl -u ops https://x",
+    ),
+    ("argument-list-secret", "args:\n- --password\n- --verbose\n- --token\n- $(HF_TOKEN)\n- --token-ttl\n- 10m\n"),
+    ("secret-argument", "--token-ttl 10m; Flag --token has been deprecated; --token --kubeconfig x; --secret-name x"),
     (
         "key-value-secret",
         "secretName: hf-token; tokenExpirationSeconds: 3600; secretKeyRef: {name: x}; automountServiceAccountToken: false",
@@ -311,7 +461,10 @@ const NEGATIVE: &[(&str, &str)] = &[
     ("pypi-token", "pip install pypi-simple and pypi-AgE alone"),
     ("stripe-key", "sk_live_short and task_live_0123456789abcdef0123"),
     ("pem-base64", "LS0tLS1 and the word LS0tLS1CRUd"),
-    ("email", "image nvcr.io/nvidia/cuda@sha256:0123abcd and module example.com/foo@v1.2.3"),
+    (
+        "email",
+        "image nvcr.io/nvidia/cuda@sha256:0123abcd and module example.com/foo@v1.2.3; ftp://anonymous@ftp.nvidia.com",
+    ),
     ("aws-account-id", "arn:aws:iam::aws:policy/AmazonEKSClusterPolicy"),
     ("aws-instance-id", "gpu-i-12345678, i-12345678-worker, i-am-a-pod"),
     ("aws-resource-id", "sg-gpu-pool, vol-data, subnet-a, nodegroup-sg-12345678-x, fs-1234567"),
@@ -432,4 +585,37 @@ fn the_rules_markdown_is_current() {
 fn write_rules_markdown() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/redact/rules.md");
     std::fs::write(path, builtin_rules_markdown()).expect("rules.md is written");
+}
+
+/// How many built-in markers (`<ipv4>`, `<aws-signature>`) `text` holds.
+fn markers_in(text: &str) -> u64 {
+    let mut markers: Vec<&str> = BUILTINS.iter().filter_map(|rule| super::marker_of(rule.replacement)).collect();
+    markers.sort_unstable();
+    markers.dedup();
+    markers.iter().map(|marker| text.matches(marker).count() as u64).sum()
+}
+
+#[test]
+fn a_replacement_replaced_again_is_counted_once() {
+    let redactor = defaults();
+    // Each line is one secret that two rules match: the outer one's replacement is what is left.
+    let text = concat!(
+        "Authorization: AWS4-HMAC-SHA256 Credential=AKIAZ7QK3MNB4XRT2PLW/20241102/us-east-1/s3/aws4_request, Signature=fe5f80f7\n",
+        "s3://AKIAZ7QK3MNB4XRT2PLW:secretkeysecretkey@bucket/path\n",
+        "Set-Cookie: sid=eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.x; Path=/\n",
+        "key AKIAZ7QK3MNB4XRT2PLW alone\n",
+    );
+    let mut counts = Counts::default();
+    let redacted = redactor.redact_text(text, &mut counts);
+    assert_eq!(
+        redacted,
+        "Authorization: AWS4-HMAC-SHA256 <token>\ns3://<credentials>@bucket/path\nSet-Cookie: sid=<jwt>; Path=/\nkey <aws-access-key-id> alone\n"
+    );
+    assert_eq!(redactor.summary(&counts), "redacted 4: jwt 1, aws-access-key-id 1, authorization 1, url-credentials 1");
+    // In general: as many replacements counted as markers left, on every positive case.
+    for (rule, input, _) in POSITIVE.iter().filter(|(_, input, _)| !input.contains('<')) {
+        let mut counts = Counts::default();
+        let redacted = redactor.redact_text(input, &mut counts);
+        assert_eq!(counts.total(), markers_in(&redacted), "{rule}: {input:?} became {redacted:?}, {counts:?}");
+    }
 }

@@ -2,8 +2,9 @@
 //! it matches, why that is a secret (or identifying) and how it is told from the facts GPU events
 //! are made of, with an example that a unit test runs through the engine.
 //!
-//! Patterns use `[ \t]` rather than `\s` and never match a line break (except the two PEM rules,
-//! which run over the whole text): the engine runs every other rule line by line, on the lines its
+//! Patterns use `[ \t]` rather than `\s` and never match a line break (except the rules with a
+//! [`Trigger::Multiline`]: the PEM rules, `env-value` and `argument-list-secret`, which run over the
+//! whole text): the engine runs every other rule line by line, on the lines its
 //! prefilter picked (see `prefilter.rs`). `(?-u:\b)` is an ASCII word boundary (it keeps the fast
 //! regex engines usable on non-ASCII text).
 
@@ -24,8 +25,10 @@ pub(crate) enum Trigger {
     Literals(&'static [&'static str]),
     /// An `@` occurs on the line.
     At,
-    /// `i-` after a non-word character (or at the start) and before a hex digit.
-    InstanceId,
+    /// One of these lower-case words, after a non-word character (or at the start), then `-` and
+    /// a hex digit (`i-0123...`, `eni-0a1b...`): found in the walk over `-` the address shapes
+    /// make anyway, so these prefixes cost the literal screen nothing.
+    DashedId(&'static [&'static str]),
     /// A run of digits and dots with three dots (a dotted quad candidate).
     DottedQuad,
     /// A run of hex digits, colons and dots with `::` or six colons (an IPv6 candidate).
@@ -78,11 +81,65 @@ macro_rules! value {
     };
 }
 
+/// The characters of an unquoted key-value secret outside a query string: as `value!`, but
+/// `&` and `#` are part of it (`DB_PASSWORD=Tr0ub4dor&3`, `password=Pg$Pass#2024`); only in a
+/// query string do they end a value.
+macro_rules! kv_value {
+    () => {
+        r#"[^\s"'\\,;<>{}\[\]()&#](?:[^\s"'\\,;<>{}\[\]()]*[^\s"'\\,;<>{}\[\]():])?"#
+    };
+}
+
 /// The characters of a key-value secret's key before its keyword: dotted, dashed or underscored
-/// segments (`AWS_`, `db-`, `spring.datasource.`) and a camelCase head (`db` in `dbPassword`).
+/// segments (`AWS_`, `db-`, `spring.datasource.`), a camelCase head (`db` in `dbPassword`) and
+/// a leading `_` (npm's `_authToken`).
 macro_rules! key_head {
     () => {
-        r"(?:[a-z0-9]+[_.\-])*[a-z0-9]*"
+        r"_?(?:[a-z0-9]+[_.\-])*[a-z0-9]*"
+    };
+}
+
+/// A key-value secret's pattern for the key keywords `$kw` (a regex alternation), in the order
+/// the alternatives are preferred:
+/// 1. `qp`/`qpv`: a query parameter (after `?`, `&`, `#`, `\u0026`, `&amp;`): the value ends at
+///    `&` or `#`;
+/// 2. `lp`/`lv`: a whole `key: value` line (YAML, `kubectl describe`): the rest of the line,
+///    spaces included, but a ` # comment` and trailing blanks (`lc`, kept);
+/// 3. `q`/`qv`: a `"`-quoted value, `\"` escapes inside (`"password":"ab\"cd"`);
+/// 4. `eq`/`eqv`: a `\"`-quoted value (JSON inside JSON), up to the next backslash;
+/// 5. `sq`/`sqv`: a `'`-quoted value;
+/// 6. `p`/`v`: an unquoted value after `=` or `:` (`sep`), `&` and `#` included.
+macro_rules! kv_pattern {
+    ($kw:literal) => {
+        concat!(
+            r#"(?imR)(?:(?P<qp>(?:[?&#]|\\u0026|&amp;)"#,
+            key_head!(),
+            $kw,
+            r#"[ \t]*=[ \t]*)(?P<qpv>"#,
+            value!(),
+            r#")|(?P<lp>^[ \t]*(?:-[ \t]+)?["']?"#,
+            key_head!(),
+            $kw,
+            r#"["']?:[ \t]+)(?P<lv>[^\s"'#{\[][^\r\n]*?)(?P<lc>(?:[ \t]+#[^\r\n]*)?[ \t]*)$"#,
+            r#"|(?P<q>(?-u:\b)\\?["']?"#,
+            key_head!(),
+            $kw,
+            r#"\\?["']?[ \t]*[:=][ \t]*")(?P<qv>(?:[^"\\\r\n]|\\[^\r\n])+)"#,
+            r#"|(?P<eq>(?-u:\b)\\?["']?"#,
+            key_head!(),
+            $kw,
+            r#"\\?["']?[ \t]*[:=][ \t]*\\")(?P<eqv>[^"\\\r\n]+)"#,
+            r#"|(?P<sq>(?-u:\b)\\?["']?"#,
+            key_head!(),
+            $kw,
+            r#"\\?["']?[ \t]*[:=][ \t]*')(?P<sqv>[^'\r\n]+)"#,
+            r#"|(?P<p>(?-u:\b)\\?["']?"#,
+            key_head!(),
+            $kw,
+            r#"(?P<pq>\\?["'])?(?P<sep>[ \t]*=[ \t]*|:[ \t]*))(?P<v>"#,
+            kv_value!(),
+            "))"
+        )
     };
 }
 
@@ -95,7 +152,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         info: BuiltinRule {
             name: "pem-private-key",
             family: "private-keys",
-            matches: "a PEM private key block, `-----BEGIN ... PRIVATE KEY-----` to its `END` line (across lines, or with `\\n` escapes in JSON); a block cut before its `END` loses its base64 lines",
+            matches: "a PEM private key block, `-----BEGIN ... PRIVATE KEY-----` to its `END` line (across lines, or with `\\n` escapes in JSON, `\\\\n` in JSON inside JSON); a block cut before its `END` loses its base64 lines",
             why: "a private key is the credential itself; the whole block goes, header included",
             example: "mount failed: -----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx4Qk\n-----END RSA PRIVATE KEY----- is malformed",
             redacted: "mount failed: <pem-private-key> is malformed",
@@ -103,7 +160,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         // The body is what a PEM body is (base64 runs, `Proc-Type:`/`DEK-Info:` headers,
         // whitespace or `\n` escapes), so a block cut before its `END` never reaches the `END` of
         // a later block across the text between.
-        pattern: r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:(?:[ \t\r\n]|\\[nr])*(?:[A-Za-z0-9+/=]+|(?:Proc-Type|DEK-Info):[^\r\n\\]*))*(?:[ \t\r\n]|\\[nr])*-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:(?:[ \t\r\n]|\\[nr])*[A-Za-z0-9+/=]{8,})*",
+        pattern: r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:(?:[ \t\r\n]|\\+[nr])*(?:[A-Za-z0-9+/=]+|(?:Proc-Type|DEK-Info):[^\r\n\\]*))*(?:[ \t\r\n]|\\+[nr])*-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:(?:[ \t\r\n]|\\+[nr])*[A-Za-z0-9+/=]{8,})*",
         replacement: "<pem-private-key>",
         check: None,
         accept: None,
@@ -118,7 +175,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             example: "ca: -----BEGIN CERTIFICATE-----\\nMIIBszCCAVmgAwIBAgIU\\n-----END CERTIFICATE-----",
             redacted: "ca: <pem-block>",
         },
-        pattern: r"-----BEGIN [A-Z0-9]+(?: [A-Z0-9]+)*-----(?:(?:[ \t\r\n]|\\[nr])*(?:[A-Za-z0-9+/=]+|[A-Za-z\-]+:[^\r\n\\]*))*(?:[ \t\r\n]|\\[nr])*-----END [A-Z0-9]+(?: [A-Z0-9]+)*-----",
+        pattern: r"-----BEGIN [A-Z0-9]+(?: [A-Z0-9]+)*-----(?:(?:[ \t\r\n]|\\+[nr])*(?:[A-Za-z0-9+/=]+|[A-Za-z\-]+:[^\r\n\\]*))*(?:[ \t\r\n]|\\+[nr])*-----END [A-Z0-9]+(?: [A-Z0-9]+)*-----",
         replacement: "<pem-block>",
         check: None,
         accept: None,
@@ -129,12 +186,14 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         info: BuiltinRule {
             name: "jwt",
             family: "platform-tokens",
-            matches: "a JSON Web Token anywhere: `eyJ...` header `.` `eyJ...` payload `.` signature (Kubernetes service-account tokens, OIDC id tokens)",
-            why: "a JWT is a bearer credential until it expires; both base64url parts start with `eyJ` (`{\"`), which no name or UID does",
+            matches: "a JSON Web Token anywhere: `eyJ...` header `.` `eyJ...` payload `.` signature (Kubernetes service-account tokens, OIDC id tokens), and a JWE (an `eyJ...` header and four more dot-separated parts: key, IV, ciphertext, tag)",
+            why: "a JWT is a bearer credential until it expires, a JWE carries one encrypted; a JWT's base64url parts and a JWE's header start with `eyJ` (`{\"`), which no name or UID does",
             example: "token eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW0ifQ.dGVzdHNpZ25hdHVyZQ rejected",
             redacted: "token <jwt> rejected",
         },
-        pattern: r"eyJ[A-Za-z0-9_\-]{4,}\.eyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]*",
+        // A JWE first (five parts: header, encrypted key, which is empty with `dir`, IV,
+        // ciphertext, tag), then a JWS (three).
+        pattern: r"eyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]*\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}|eyJ[A-Za-z0-9_\-]{4,}\.eyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]*",
         replacement: "<jwt>",
         check: None,
         accept: None,
@@ -194,12 +253,12 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         info: BuiltinRule {
             name: "aws-secret-key",
             family: "cloud-credentials",
-            matches: "a 40-character AWS secret access key after its key (`aws_secret_access_key=`, `AWS_SECRET_ACCESS_KEY:`, `\"SecretAccessKey\": \"...\"`) or after an access key id and `:` (s3fs passwd files)",
+            matches: "a 40-character AWS secret access key after its key (`aws_secret_access_key=`, `AWS_SECRET_ACCESS_KEY:`, `\"SecretAccessKey\": \"...\"`, `aws configure set aws_secret_access_key ...`, `secret key ...`) or after an access key id and `:` (s3fs passwd files)",
             why: "with the access key id it signs any request the key may make; 40 base64 characters are only told from other data by their context",
             example: "s3fs: AKIAIOSFODNN7EXAMPLE:wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY rejected",
             redacted: "s3fs: <aws-access-key-id>:<aws-secret-key> rejected",
         },
-        pattern: r#"(?P<p>(?i:(?:aws[_\-.]?)?secret[_\-.]?access[_\-.]?key|aws[_\-.]?secret[_\-.]?key)\\?["']?[ \t]*[:=][ \t]*\\?["']?|(?:AKIA|ASIA)[A-Z0-9]{16}:)[A-Za-z0-9/+]{40}"#,
+        pattern: r#"(?P<p>(?i:(?:aws[_\-. ]?)?secret[_\-. ]?(?:access[_\-. ]?)?key)\\?["']?(?:[ \t]*[:=][ \t]*|[ \t]+)\\?["']?|(?:AKIA|ASIA)[A-Z0-9]{16}:)[A-Za-z0-9/+]{40}"#,
         replacement: "${p}<aws-secret-key>",
         check: Some(not_followed_by_base64),
         accept: None,
@@ -329,12 +388,12 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         info: BuiltinRule {
             name: "url-signature",
             family: "signed-urls",
-            matches: "the value of a `Signature=` query parameter (CloudFront and GCS v2 signed URLs)",
+            matches: "the value of a `Signature=` query parameter (CloudFront, GCS v2 and AWS v2 signed URLs, any case) or of a `, Signature=` item (an AWS4 signature logged without its header)",
             why: "with the URL it grants access until it expires",
             example: "https://d111.cloudfront.net/w.bin?Expires=1767225600&Signature=nAsDf1e2R3t4Y5&Key-Pair-Id=K2JCJMDEHXQW5F",
             redacted: "https://d111.cloudfront.net/w.bin?Expires=1767225600&Signature=<url-signature>&Key-Pair-Id=K2JCJMDEHXQW5F",
         },
-        pattern: concat!(r"(?P<p>(?:[?&;]|\\u0026|&amp;)Signature=)", value!()),
+        pattern: concat!(r"(?P<p>(?:[?&;]|,[ \t]*|\\u0026|&amp;)(?i:Signature)=)", value!()),
         replacement: "${p}<url-signature>",
         check: None,
         accept: None,
@@ -415,6 +474,51 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         check: None,
         accept: None,
         trigger: Trigger::Literals(&["hooks.slack.com/"]),
+    },
+    Builtin {
+        info: BuiltinRule {
+            name: "discord-webhook",
+            family: "platform-tokens",
+            matches: "the path of a Discord webhook after `discord.com/api/webhooks/` (also `discordapp.com`, `/api/v10/webhooks/`): its id and token; the host stays",
+            why: "the path is the credential: anyone with it can post to the channel",
+            example: "alert POST https://discord.com/api/webhooks/1234567890123456789/AbCdEf-GhIjKl_MnOp0123: 401",
+            redacted: "alert POST https://discord.com/api/webhooks/<discord-webhook>: 401",
+        },
+        pattern: r"(?i)(?P<p>discord(?:app)?\.com/api/(?:v[0-9]+/)?webhooks/)[0-9]+/[A-Za-z0-9_\-]+",
+        replacement: "${p}<discord-webhook>",
+        check: None,
+        accept: None,
+        trigger: Trigger::Literals(&["/webhooks/"]),
+    },
+    Builtin {
+        info: BuiltinRule {
+            name: "npm-token",
+            family: "platform-tokens",
+            matches: "npm access tokens: `npm_` and 36 letters and digits (in `.npmrc` `_authToken=` lines and CI logs)",
+            why: "the token publishes and reads private packages as its owner",
+            example: "//registry.npmjs.org/:_authToken=npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+            redacted: "//registry.npmjs.org/:_authToken=<npm-token>",
+        },
+        pattern: r"(?-u:\b)npm_[A-Za-z0-9]{36}(?-u:\b)",
+        replacement: "<npm-token>",
+        check: Some(mixed_case),
+        accept: None,
+        trigger: Trigger::Literals(&["npm_"]),
+    },
+    Builtin {
+        info: BuiltinRule {
+            name: "vault-token",
+            family: "platform-tokens",
+            matches: "HashiCorp Vault tokens: `hvs.`, `hvb.`, `hvr.` (service, batch, recovery) and 24+ base64url characters",
+            why: "a Vault token reads the secrets its policies allow; it appears in injector and CSI driver errors",
+            example: "vault-agent: permission denied for hvs.CAESIJ3kV5nqL9xR2bT7wY4zP8mQ1sF6hK0jN3cV",
+            redacted: "vault-agent: permission denied for <vault-token>",
+        },
+        pattern: r"(?-u:\b)hv[sbr]\.[A-Za-z0-9_\-]{24,}",
+        replacement: "<vault-token>",
+        check: None,
+        accept: None,
+        trigger: Trigger::Literals(&["hvs.", "hvb.", "hvr."]),
     },
     Builtin {
         info: BuiltinRule {
@@ -511,18 +615,22 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         info: BuiltinRule {
             name: "authorization",
             family: "headers",
-            matches: "the credentials of an `Authorization:` / `Proxy-Authorization:` header of any scheme (the scheme stays; `AWS4-HMAC-SHA256`, `Digest` and other parameter lists go whole); with an unknown scheme the value must look like a credential",
+            matches: "the credentials of an `Authorization:` / `Proxy-Authorization:` header of any scheme (the scheme stays; `AWS4-HMAC-SHA256`, `Digest` and other parameter lists go whole, quoted parameters included; AWS v2 `AWS key:signature`; a URL-encoded `Bearer%20...`); with an unknown scheme the value must look like a credential",
             why: "the header is the credential; `authorization: permission denied` is prose and stays",
             example: "Authorization: Basic dXNlcjpwYXNzd29yZA== denied",
             redacted: "Authorization: Basic <token> denied",
         },
         pattern: concat!(
             r#"(?i)(?-u:\b)(?P<p>(?:proxy-)?authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?)"#,
-            r#"(?:(?P<m>(?:aws4-hmac-sha256|digest|signature|hoba|mutual|ntlm|negotiate)[ \t]+)[^"'\\\r\n]+"#,
-            r#"|(?P<s>[a-z][a-z0-9_\-]*[ \t]+)(?P<v>[A-Za-z0-9\-._~+/=:]+)"#,
+            // A parameter list (`Digest username="admin", nonce="...", response="..."`): to the
+            // end of the header, quoted parameters (`"..."`, or `\"...\"` inside JSON) included.
+            r#"(?:(?P<m>(?:aws4-hmac-sha256|digest|signature|hoba|mutual|ntlm|negotiate)[ \t]+)(?:[^"'\\\r\n]|"[^"\r\n]*"|\\"[^"\\\r\n]*\\")+"#,
+            // AWS signature version 2: `AWS <access key id>:<signature>`.
+            r#"|(?P<a>aws[ \t]+)[^\s:"'\\]+:[A-Za-z0-9+/=]+"#,
+            r#"|(?P<s>[a-z][a-z0-9_\-]*(?:[ \t]+|%20))(?P<v>[A-Za-z0-9\-._~+/=:]+)"#,
             r#"|(?P<b>[A-Za-z0-9\-._~+/=:]{16,}))"#
         ),
-        replacement: "${p}${m}${s}<token>",
+        replacement: "${p}${m}${a}${s}<token>",
         check: None,
         accept: Some(authorization_value),
         trigger: Trigger::Literals(&["auth"]),
@@ -531,16 +639,35 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         info: BuiltinRule {
             name: "bearer-token",
             family: "headers",
-            matches: "`Bearer` followed by 8+ token characters (with a digit, an inner capital or a symbol), outside an `Authorization` header",
+            matches: "`Bearer` followed by 8+ token characters (with a digit, an inner capital or a symbol), outside an `Authorization` header; also URL-encoded (`Bearer%20...`)",
             why: "a bearer token is the credential; `bearer token expired` and `Bearer authentication` are prose",
             example: "using bearer abcdef123456 for the registry",
             redacted: "using bearer <token> for the registry",
         },
-        pattern: r"(?i)(?-u:\b)(?P<p>bearer)[ \t]+(?P<v>[a-z0-9\-._~+/]{8,}=*)",
-        replacement: "${p} <token>",
+        pattern: r"(?i)(?-u:\b)(?P<p>bearer(?:[ \t]+|%20))(?P<v>[a-z0-9\-._~+/]{8,}=*)",
+        replacement: "${p}<token>",
         check: None,
         accept: Some(credential_like_v),
         trigger: Trigger::Literals(&["bearer"]),
+    },
+    Builtin {
+        info: BuiltinRule {
+            name: "cookie",
+            family: "headers",
+            matches: "the values of a `Cookie:` header (the first cookie's name stays, the rest of the list goes) and the value of a `Set-Cookie:` header's cookie (its name and attributes stay)",
+            why: "session cookies are bearer credentials; a value that is already a replacement (`session=<jwt>`) or a placeholder stays",
+            example: "Cookie: _oauth2_proxy=c2Vzc2lvbi1jb29raWU|1730556000|AbCdEf123=; theme=dark",
+            redacted: "Cookie: _oauth2_proxy=<cookie>",
+        },
+        pattern: concat!(
+            r#"(?i)(?-u:\b)(?:(?P<sc>set-cookie\\?["']?[ \t]*:[ \t]*\\?["']?[A-Za-z0-9!#$%&*+.^_`|~\-]+=)(?P<w>[^;\s"'\\<>]+)"#,
+            r#"|(?P<c>cookie\\?["']?[ \t]*:[ \t]*\\?["']?[A-Za-z0-9!#$%&*+.^_`|~\-]+=)(?P<v>[^;\s"'\\<>]+)"#,
+            r#"(?:;[ \t]*[A-Za-z0-9!#$%&*+.^_`|~\-]+=[^;\s"'\\<>]*)*)"#
+        ),
+        replacement: "${sc}${c}<cookie>",
+        check: None,
+        accept: Some(cookie_value),
+        trigger: Trigger::Literals(&["cookie"]),
     },
     // ---- URLs and connection strings ----
     Builtin {
@@ -563,7 +690,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             name: "url-credentials",
             family: "connection-strings",
             matches: "the user information of any other URL: `scheme://user:pass@host`, `scheme://token@host`",
-            why: "credentials in a URL (registry, git remote, proxy) are the credential",
+            why: "credentials in a URL (registry, git remote, proxy) are the credential; `ftp://anonymous@`, `ssh://git@` carry none and stay",
             example: "pull https://robot:s3cr3t@registry.example.com/v2/ml/llama: 401",
             redacted: "pull https://<credentials>@registry.example.com/v2/ml/llama: 401",
         },
@@ -581,27 +708,18 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             name: "key-value-password",
             family: "key-value",
             matches: concat!(
-                "the value of a key ending in `password`, `passwd` or `passphrase` (`DB_PASSWORD=`, `--password=`, `\"password\": \"...\"`, `adminPassword: ...`, `?password=`); ",
+                "the value of a key ending in `password`, `passwd`, `passphrase` or `_pwd` (`DB_PASSWORD=`, `MYSQL_PWD=`, `--password=`, `\"password\": \"...\"`, `adminPassword: ...`, `?password=`); ",
                 "after an unquoted `key:` the value must look like a credential (6+ characters with a digit, an inner capital or a symbol)"
             ),
             why: "the value is the secret; `passwordFile: /etc/x`, placeholders (`<set to the key ...>`, `$(VAR)`, `true`) and prose (`password: invalid`) stay",
             example: r#"env POSTGRES_PASSWORD=hunter2 and {"password": "p@ss w0rd"}"#,
             redacted: r#"env POSTGRES_PASSWORD=<password> and {"password": "<password>"}"#,
         },
-        pattern: concat!(
-            r#"(?i)(?-u:\b)(?:(?P<q>\\?["']?"#,
-            key_head!(),
-            r#"(?:password|passwd|passphrase)\\?["']?(?:[ \t]*[:=][ \t]*)\\?["'])(?P<qv>[^"'\\\r\n]+)"#,
-            r#"|(?P<p>\\?["']?"#,
-            key_head!(),
-            r#"(?:password|passwd|passphrase)(?P<pq>\\?["'])?(?P<sep>[ \t]*=[ \t]*|:[ \t]*))(?P<v>"#,
-            value!(),
-            "))"
-        ),
-        replacement: "${q}${p}<password>",
+        pattern: kv_pattern!("(?:password|passwd|passphrase|requirepass|masterauth|[_\\-]pwd)"),
+        replacement: "${qp}${lp}${q}${eq}${sq}${p}<password>${lc}",
         check: None,
         accept: Some(key_value),
-        trigger: Trigger::Literals(&["pass"]),
+        trigger: Trigger::Literals(&["pass", "pwd"]),
     },
     Builtin {
         info: BuiltinRule {
@@ -615,19 +733,12 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             example: "client_secret=Zx8vQ2 and access_token=ya2.Qw3 sent",
             redacted: "client_secret=<secret> and access_token=<secret> sent",
         },
-        pattern: concat!(
-            r#"(?i)(?-u:\b)(?:(?P<q>\\?["']?"#,
-            key_head!(),
-            r#"(?:secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)(?:[_\-.]?key)?\\?["']?(?:[ \t]*[:=][ \t]*)\\?["'])(?P<qv>[^"'\\\r\n]+)"#,
-            r#"|(?P<p>\\?["']?"#,
-            key_head!(),
-            r#"(?:secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)(?:[_\-.]?key)?(?P<pq>\\?["'])?(?P<sep>[ \t]*=[ \t]*|:[ \t]*))(?P<v>"#,
-            value!(),
-            "))"
+        pattern: kv_pattern!(
+            r"(?:secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)(?:[_\-.]?key)?"
         ),
-        replacement: "${q}${p}<secret>",
+        replacement: "${qp}${lp}${q}${eq}${sq}${p}<secret>${lc}",
         check: None,
-        accept: Some(key_value),
+        accept: Some(key_value_secret),
         trigger: Trigger::Literals(&[
             "secret",
             "token",
@@ -639,6 +750,80 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             "auth",
             "credential",
         ]),
+    },
+    Builtin {
+        info: BuiltinRule {
+            name: "password-argument",
+            family: "key-value",
+            matches: concat!(
+                "a password given as its own argument: after `--password`, `--db-passwd`, `--passphrase`, `--pass` and the like (space-separated, or the next item of a JSON array: `[\"--password\", \"...\"]`), ",
+                "after redis' `requirepass` / `masterauth`, glued to `-p` on a `mysql` / `mariadb` command line (`mysql -u root -pS3cret`), ",
+                "after `-p` of `docker login` (podman, nerdctl, oras, skopeo, `helm registry login`) and `sshpass`, `-a` of `redis-cli`, and the password of `curl -u user:password`"
+            ),
+            why: "the argument after the flag is the secret; a flag followed by another flag or by prose (`--password is required`) stays, and so does `mysql -p` alone (it prompts)",
+            example: "mysql -u root -pS3cretPw -h db; --password S3cr3tP4ss --user admin",
+            redacted: "mysql -u root -p<password> -h db; --password <password> --user admin",
+        },
+        pattern: concat!(
+            r#"(?i)(?:(?P<p>(?:^|[ \t\["'=])--(?:[a-z0-9]+[\-_])*(?:password|passwd|passphrase|pass)"#,
+            r#"(?:[ \t]+|\\?["'][ \t]*,[ \t]*\\?["'])|(?-u:\b)(?:requirepass|masterauth)[ \t]+)(?P<v>[^\s"'\\,;<>{}\[\]()]+)"#,
+            r#"|(?P<my>(?-u:\b)(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb)(?-u:\b)[^\r\n]*?[ \t](?-i:-p))(?P<mv>[^\s"'\\]+)"#,
+            // `docker login -p X` (and podman, nerdctl, helm registry, oras, skopeo), `sshpass -p X`,
+            // `redis-cli -a X`, `curl -u user:X`.
+            r#"|(?P<dl>(?-u:\b)(?:(?:docker|podman|nerdctl|oras|skopeo|helm[ \t]+registry)[ \t]+login|sshpass)(?-u:\b)[^\r\n]*?[ \t](?-i:-p)[ \t]*|(?-u:\b)redis-cli(?-u:\b)[^\r\n]*?[ \t](?-i:-a)[ \t]+)(?P<dv>[^\s"'\\]+)"#,
+            r#"|(?P<cu>(?-u:\b)curl(?-u:\b)[^\r\n]*?[ \t](?:-u|--user)[ \t]+\\?["']?[^\s:"'\\]+:)(?P<cv>[^\s"'\\]+))"#
+        ),
+        replacement: "${p}${my}${dl}${cu}<password>",
+        check: None,
+        accept: Some(argument_value),
+        // `--password`, `requirepass` and `masterauth` hold `pass` or `auth`.
+        trigger: Trigger::Literals(&["pass", "auth", "mysql", "mariadb", "login", "redis-cli", "curl"]),
+    },
+    Builtin {
+        info: BuiltinRule {
+            name: "secret-argument",
+            family: "key-value",
+            matches: "a token or key given as its own argument: after `--token`, `--api-key`, `--hf-token`, `--client-secret`, `--access-key` and the like (space-separated, or the next item of a JSON array)",
+            why: "the argument after the flag is the secret; a flag followed by another flag or by prose (`Flag --token has been deprecated`) stays",
+            example: r#"kubeadm join --token abcdef.0123456789abcdef; args: ["--api-key", "tok-9aF3kL2mQ8xYz"]"#,
+            redacted: r#"kubeadm join --token <secret>; args: ["--api-key", "<secret>"]"#,
+        },
+        pattern: concat!(
+            r#"(?i)(?P<p>(?:^|[ \t\["'=])--(?:[a-z0-9]+[\-_])*(?:secret|token|api[_\-]?key|access[_\-]?key|secret[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)"#,
+            r#"(?:[ \t]+|\\?["'][ \t]*,[ \t]*\\?["']))(?P<v>[^\s"'\\,;<>{}\[\]()]+)"#
+        ),
+        replacement: "${p}<secret>",
+        check: None,
+        accept: Some(argument_value),
+        trigger: Trigger::Literals(&[
+            "secret",
+            "token",
+            "apikey",
+            "api_key",
+            "api-key",
+            "access",
+            "private",
+            "auth",
+            "credential",
+        ]),
+    },
+    Builtin {
+        info: BuiltinRule {
+            name: "argument-list-secret",
+            family: "key-value",
+            matches: "the item after a secret's flag in a YAML list (`args:` / `command:` of a container): `- --password` then `- S3cret` on the next line, for the flags of `password-argument` and `secret-argument`",
+            why: "the next item is the flag's value; a next item that is another flag (`- --verbose`) or a reference (`- $(HF_TOKEN)`) stays",
+            example: "args:\n- --api-key\n- tok-9aF3kL2mQ8xYz\n- --port\n- \"8000\"",
+            redacted: "args:\n- --api-key\n- <secret>\n- --port\n- \"8000\"",
+        },
+        pattern: concat!(
+            r#"(?im)(?P<p>^[ \t]*-[ \t]+["']?--(?:[a-z0-9]+[\-_])*(?:password|passwd|passphrase|pass|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)"#,
+            r#"["']?[ \t]*\r?\n[ \t]*-[ \t]+["']?)(?P<v>[^\s"'\\,{}\[\]]+)"#
+        ),
+        replacement: "${p}<secret>",
+        check: None,
+        accept: Some(argument_value),
+        trigger: Trigger::Multiline("- --"),
     },
     Builtin {
         info: BuiltinRule {
@@ -655,7 +840,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         pattern: concat!(
             r#"(?i)(?P<p>(?-u:\b)name\\?["']?[ \t]*:[ \t]*\\?["']?"#,
             key_head!(),
-            r#"(?:password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)(?:[_\-.]?key)?\\?["']?[ \t]*(?:,[ \t]*|\r?\n[ \t]*|\\r?\\n[ \t]*)\\?["']?value\\?["']?[ \t]*:[ \t]*\\?["']?)(?P<v>[^\s"'\\]+)"#
+            r#"(?:password|passwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)(?:[_\-.]?key)?\\?["']?[ \t]*(?:,[ \t]*|\r?\n[ \t]*|\\r?\\n[ \t]*)\\?["']?value\\?["']?[ \t]*:[ \t]*\\?["']?)(?P<v>[^\s"'\\,{}\[\]]+)"#
         ),
         replacement: "${p}<secret>",
         check: None,
@@ -668,13 +853,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             name: "email",
             family: "personal",
             matches: "e-mail addresses `local@domain.tld`",
-            why: "they name people; image digests (`@sha256:`) and Go modules (`@v1.2.3`) have no domain",
+            why: "they name people; image digests (`@sha256:`) and Go modules (`@v1.2.3`) have no domain; a URL's user and host (`ftp://anonymous@ftp.example.com`) are no address",
             example: "owner alice.smith+gpu@example.co.uk notified",
             redacted: "owner <email> notified",
         },
         pattern: r"(?-u:\b)[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?-u:\b)",
         replacement: "<email>",
-        check: None,
+        check: Some(not_a_url_user),
         accept: None,
         trigger: Trigger::At,
     },
@@ -692,7 +877,8 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "${1}<account-id>${2}",
         check: None,
         accept: None,
-        trigger: Trigger::Literals(&["arn:"]),
+        // `rn:aws`, not `arn:`: `warning` holds `arn`, and the screen looks at first bytes.
+        trigger: Trigger::Literals(&["rn:aws"]),
     },
     Builtin {
         info: BuiltinRule {
@@ -707,7 +893,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "<instance-id>",
         check: Some(not_in_name),
         accept: None,
-        trigger: Trigger::InstanceId,
+        trigger: Trigger::DashedId(&["i"]),
     },
     Builtin {
         info: BuiltinRule {
@@ -722,20 +908,8 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "${1}-<id>",
         check: Some(not_in_name),
         accept: None,
-        trigger: Trigger::Literals(&[
-            "eni-",
-            "vol-",
-            "subnet-",
-            "sg-",
-            "vpc-",
-            "snap-",
-            "ami-",
-            "igw-",
-            "nat-",
-            "rtb-",
-            "eipalloc-",
-            "fs-",
-            "fsap-",
+        trigger: Trigger::DashedId(&[
+            "eni", "vol", "subnet", "sg", "vpc", "snap", "ami", "igw", "nat", "rtb", "eipalloc", "fs", "fsap",
         ]),
     },
     Builtin {
@@ -929,6 +1103,12 @@ fn mac_check(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
     Some((start, end))
 }
 
+/// An address is not a URL's user and host (`ftp://anonymous@ftp.example.com`, kept by
+/// `url-credentials`).
+fn not_a_url_user(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+    (!text[..start].ends_with("://")).then_some((start, end))
+}
+
 /// A token is not followed by more token characters (the regex's `\b` does not cover `-`).
 fn not_followed_by_token_char(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
     let glued = char_after(text, end).is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
@@ -983,14 +1163,21 @@ fn credential_like(value: &str) -> bool {
             || value.bytes().any(|b| !b.is_ascii_alphanumeric()))
 }
 
+/// The users of a URL that log in without a secret: anonymous FTP (`ftp://anonymous@host`) and
+/// SSH git remotes (`ssh://git@github.com/...`).
+const PUBLIC_URL_USERS: &[&str] = &["anonymous", "ftp", "git"];
+
 /// A URL's user information whose secret is not already an earlier rule's `<...>`: the whole
-/// (`<huggingface-token>@`) or the part after `user:` (`trainer:<password>@`) replaced stays.
+/// (`<huggingface-token>@`) or the part after `user:` (`trainer:<password>@`) replaced stays;
+/// so does a user of [`PUBLIC_URL_USERS`] with no password (or an empty one).
 fn not_only_a_replacement(captures: &Captures<'_>) -> bool {
     let replaced = |v: &str| v.starts_with('<') && v.ends_with('>') && !v[1..v.len() - 1].contains(['<', '>', ':']);
     captures.name("v").is_some_and(|v| {
         let v = v.as_str();
         let secret = v.split_once(':').map_or(v, |(_, secret)| secret);
-        !replaced(v) && !replaced(secret)
+        let user = v.strip_suffix(':').unwrap_or(v);
+        let public = PUBLIC_URL_USERS.iter().any(|known| user.eq_ignore_ascii_case(known));
+        !replaced(v) && !replaced(secret) && !public
     })
 }
 
@@ -1002,12 +1189,25 @@ fn credential_like_v(captures: &Captures<'_>) -> bool {
     captures.name("v").is_some_and(|v| credential_like(v.as_str()))
 }
 
-/// `key=value`, `"key": "value"`: any value but a placeholder. `key: value` with an unquoted
-/// value is also how Go error chains read (`failed to get token: context deadline exceeded`),
-/// so there the value must look like a credential.
+/// `key=value`, `"key": "value"`, a whole `key: value` line: any value but a placeholder (see
+/// `kv_pattern!` for the forms). `key: value` with an unquoted value inside a line is also how
+/// Go error chains read (`failed to get token: context deadline exceeded`), so there the value
+/// must look like a credential.
 fn key_value(captures: &Captures<'_>) -> bool {
-    if let Some(value) = captures.name("qv") {
-        return !is_placeholder(value.as_str());
+    for quoted in ["qpv", "qv", "eqv", "sqv"] {
+        if let Some(value) = captures.name(quoted) {
+            return !is_placeholder(value.as_str());
+        }
+    }
+    if let Some(value) = captures.name("lv") {
+        let value = value.as_str();
+        // `kubectl describe secret` prints sizes (`password:  16 bytes`); `|` and `>` start a
+        // YAML block (the value is on the next lines).
+        let size = value.strip_suffix(" bytes").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        let block = matches!(value, "|" | "|-" | "|+" | ">" | ">-" | ">+");
+        // A short number is a count or a port (`apikey: 12`), not a key.
+        let number = value.len() < 6 && value.bytes().all(|b| b.is_ascii_digit());
+        return !is_placeholder(value) && !size && !block && !number && value.len() >= 4;
     }
     let Some(value) = captures.name("v") else { return false };
     if is_placeholder(value.as_str()) {
@@ -1018,6 +1218,63 @@ fn key_value(captures: &Captures<'_>) -> bool {
     !colon || credential_like(value.as_str())
 }
 
+/// The keys (lower-cased, without `_`/`-`) whose value names a Secret rather than holding one:
+/// `secret: kube-root-ca.crt` in a volume spec, Helm's `existingSecret: db-creds`.
+const SECRET_NAME_KEYS: &[&str] =
+    &["secret", "existingsecret", "tlssecret", "imagepullsecret", "imagepullsecrets", "casecret", "certsecret"];
+
+/// As [`key_value`], but a key of [`SECRET_NAME_KEYS`] whose value is an object name (a DNS-1123
+/// subdomain with a `-` or `.`) names a Secret and stays.
+fn key_value_secret(captures: &Captures<'_>) -> bool {
+    key_value(captures) && !names_a_secret(captures)
+}
+
+fn names_a_secret(captures: &Captures<'_>) -> bool {
+    let prefix = ["qp", "lp", "q", "eq", "sq", "p"].iter().find_map(|name| captures.name(name));
+    let value = ["qpv", "lv", "qv", "eqv", "sqv", "v"].iter().find_map(|name| captures.name(name));
+    let (Some(prefix), Some(value)) = (prefix, value) else { return false };
+    let key = prefix.as_str().trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '_');
+    // The last segment of a dotted key (`auth.existingSecret`), without `_` and `-`.
+    let key = key.rsplit('.').next().unwrap_or(key);
+    let key: String = key.chars().filter(|c| !matches!(c, '_' | '-')).collect::<String>().to_ascii_lowercase();
+    let value = value.as_str();
+    SECRET_NAME_KEYS.contains(&key.as_str()) && value.contains(['-', '.']) && is_object_name(value)
+}
+
+/// A Kubernetes object name (DNS-1123 subdomain): lower-case letters, digits, `-` and `.`,
+/// starting and ending with a letter or digit, at most 253 characters.
+fn is_object_name(value: &str) -> bool {
+    let edge = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    value.len() <= 253
+        && edge(value.as_bytes().first())
+        && edge(value.as_bytes().last())
+        && value.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.')
+}
+
+/// The words that follow a flag in prose (`--token is required`, `Flag --password has been
+/// deprecated`), not a value.
+const PROSE_AFTER_FLAG: &[&str] = &[
+    "is", "was", "has", "have", "had", "must", "should", "cannot", "can", "will", "and", "or", "not", "the", "a", "an",
+    "to", "for", "of", "with", "without", "instead", "when", "if", "in", "on", "flag", "option", "required", "set",
+    "given", "from", "file", "are", "be", "only", "value", "argument",
+];
+
+/// An argument after a secret's flag that is a value: not another flag, not a placeholder, not
+/// a word of prose.
+fn argument_value(captures: &Captures<'_>) -> bool {
+    let value = ["v", "mv", "dv", "cv"].iter().find_map(|name| captures.name(name));
+    let Some(value) = value else { return false };
+    let value = value.as_str();
+    !value.starts_with('-')
+        && !is_placeholder(value)
+        && !PROSE_AFTER_FLAG.iter().any(|word| value.eq_ignore_ascii_case(word))
+}
+
+/// A cookie's value that is not a placeholder (`$SESSION`, `<redacted>`).
+fn cookie_value(captures: &Captures<'_>) -> bool {
+    captures.name("v").or_else(|| captures.name("w")).is_some_and(|v| !is_placeholder(v.as_str()))
+}
+
 /// An env value that is not a placeholder (`$(VAR)`, `<set to the key ...>`).
 fn env_value(captures: &Captures<'_>) -> bool {
     captures.name("v").is_some_and(|v| !is_placeholder(v.as_str()))
@@ -1026,7 +1283,7 @@ fn env_value(captures: &Captures<'_>) -> bool {
 /// Known single-token schemes take any value; an unknown scheme word is often prose
 /// (`authorization: permission denied`), so its value must look like a credential.
 fn authorization_value(captures: &Captures<'_>) -> bool {
-    if captures.name("m").is_some() {
+    if captures.name("m").is_some() || captures.name("a").is_some() {
         return true;
     }
     if let Some(value) = captures.name("b") {

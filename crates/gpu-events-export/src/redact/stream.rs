@@ -2,7 +2,8 @@
 //! cut into chunks of whole lines (what one read brings, so a piped watch is redacted as it
 //! comes), each chunk redacted as a text, every other byte written back unchanged. A chunk that
 //! opens a PEM block waits for its `END` line (up to [`PEM_WAIT`] bytes), since that rule spans
-//! lines; bytes that are not UTF-8 pass through untouched, the text around them redacted.
+//! lines; bytes that are not UTF-8 pass through untouched, the text around them redacted (a
+//! secret with such a byte inside goes whole, the byte with it).
 
 use std::borrow::Cow;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -72,6 +73,17 @@ fn cut(pending: &[u8]) -> Option<usize> {
     Some(cut)
 }
 
+/// The character that stands for a byte that is not UTF-8 (0x80 to 0xFF) while a text is
+/// redacted: U+100080 to U+1000FF, private use.
+fn stand_in(byte: u8) -> char {
+    char::from_u32(0x10_0000 + u32::from(byte)).unwrap_or(char::REPLACEMENT_CHARACTER)
+}
+
+/// The byte a [`stand_in`] character stands for.
+fn stood_for(c: char) -> Option<u8> {
+    u8::try_from(u32::from(c).checked_sub(0x10_0000)?).ok().filter(|byte| *byte >= 0x80)
+}
+
 impl Redactor {
     /// Redact bytes: the UTF-8 text in them as [`Redactor::redact_text`], any other byte as is.
     pub fn redact_bytes<'t>(&self, bytes: &'t [u8], counts: &mut Counts) -> Cow<'t, [u8]> {
@@ -80,6 +92,28 @@ impl Redactor {
                 Cow::Borrowed(_) => Cow::Borrowed(bytes),
                 Cow::Owned(text) => Cow::Owned(text.into_bytes()),
             };
+        }
+        // Each byte that is not UTF-8 stands in the text as a private-use character (U+100000
+        // plus the byte), so a secret with a stray byte in it is one value to the rules (a
+        // `token=abc\xfeDEF` loses all of `abc\xfeDEF`); those left are written back as the
+        // bytes they stand for. A text that already holds such characters is redacted piece by
+        // piece instead, around the bytes.
+        if memmem::find(bytes, &[0xF4, 0x80, 0x82]).is_none() && memmem::find(bytes, &[0xF4, 0x80, 0x83]).is_none() {
+            let mut text = String::with_capacity(bytes.len() + 8);
+            for piece in bytes.utf8_chunks() {
+                text.push_str(piece.valid());
+                text.extend(piece.invalid().iter().map(|&b| stand_in(b)));
+            }
+            let redacted = self.redact_text(&text, counts);
+            let Cow::Owned(redacted) = redacted else { return Cow::Borrowed(bytes) };
+            let mut out = Vec::with_capacity(redacted.len());
+            for c in redacted.chars() {
+                match stood_for(c) {
+                    Some(b) => out.push(b),
+                    None => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+                }
+            }
+            return Cow::Owned(out);
         }
         let mut out = Vec::with_capacity(bytes.len());
         let mut changed = false;
@@ -249,6 +283,30 @@ mod tests {
     }
 
     const TEXT: &str = "a 10.0.0.1\nkey: -----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx4Qk\nMIIEowIBAAKCAQEAx4Qk\n-----END RSA PRIVATE KEY-----\nGPU-e78e68c0-4e6a-737e-f9cc-4223fe50aead token=abc\r\nlast line without a break eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.";
+
+    #[test]
+    fn bytes_that_are_not_utf8_stay_unless_inside_a_secret() {
+        let redactor = Redactor::new(&RedactionConfig::default()).unwrap();
+        let mut counts = Counts::default();
+        let input = b"token=abc\x7f\xfeDEF123 password=S3cr3t!\xc3( GPU-8a3f2c1d \xff\xfe at 10.0.0.1\x80\n\x00binary AKIAZ7QK3MNB4XRT2PLW\n";
+        let out = redactor.redact_bytes(input, &mut counts);
+        assert_eq!(
+            out.as_ref(),
+            b"token=<secret> password=<password>( GPU-8a3f2c1d \xff\xfe at <ipv4>\x80\n\x00binary <aws-access-key-id>\n"
+        );
+        assert_eq!(
+            redactor.summary(&counts),
+            "redacted 4: aws-access-key-id 1, key-value-password 1, key-value-secret 1, ipv4 1"
+        );
+        // Nothing to redact: the bytes back, not a copy.
+        let clean = b"GPU-8a3f2c1d \xff\xfe nvidia.com/gpu\n";
+        assert!(matches!(redactor.redact_bytes(clean, &mut counts), Cow::Borrowed(_)));
+        // A text that holds the stand-in characters itself: redacted around the bytes.
+        let odd =
+            "token=abc\u{1000fe}x \u{100080}".as_bytes().iter().copied().chain(*b"\xff 10.0.0.1").collect::<Vec<u8>>();
+        let out = redactor.redact_bytes(&odd, &mut counts);
+        assert_eq!(out.as_ref(), "token=<secret> \u{100080}".bytes().chain(*b"\xff <ipv4>").collect::<Vec<u8>>());
+    }
 
     #[test]
     fn a_stream_in_small_pieces_is_redacted_as_the_whole_text() {
