@@ -908,3 +908,13 @@ fn a_message_quoted_without_its_reason_is_at_most_medium() {
         "  Warning  FailedScheduling  1m  default-scheduler  0/4 nodes are available: 4 Insufficient nvidia.com/gpu.\n";
     assert_eq!(single(row).2, Confidence::High);
 }
+
+#[test]
+fn a_jobs_pod_group_pending_reads_as_the_pod_groups_own_condition() {
+    // corpus 108 (Volcano): vc-controller-manager copies the PodGroup's condition onto the Job.
+    let text = "  Warning  PodGroupPending  7m  vc-controller-manager  PodGroup default:job-a unschedule,reason: 4/4 tasks in gang unschedulable: pod group is not ready, 4 Pending, 4 minAvailable\n";
+    assert_eq!(single(text).0, Phase::Pending);
+    assert_eq!(single(text).1, Cause::GangWaiting);
+    let one = text.replace("4/4", "1/1").replace("4 Pending, 4 minAvailable", "1 Pending, 1 minAvailable");
+    assert_eq!(single(&one).1, Cause::InsufficientResources);
+}

@@ -57,6 +57,18 @@ pub(super) fn read(record: &EventRecord) -> Signal {
     let note = record.note.as_str();
     match reason {
         Reason::KubeScheduler(SchedulerReason::Scheduled) => phase(Phase::ContainerCreating),
+        // vc-controller-manager copies the PodGroup's condition onto the Job: the same gang
+        // reading as the PodGroup's own `Unschedulable`.
+        Reason::Volcano(_) if record.reason == "PodGroupPending" => match details {
+            Some(Details::Scheduling(SchedulingDetails::VolcanoPodGroupPending(pending))) => match &pending.gang {
+                Some(gang) if gang.job_fit.min_available == Some(1) && gang.unschedulable_tasks >= 1 => {
+                    cause(Phase::Pending, Cause::InsufficientResources, Medium)
+                }
+                Some(_) if is_gang_summary_only(&pending.message) => cause(Phase::Pending, Cause::GangWaiting, Medium),
+                _ => cause(Phase::Pending, Cause::Unknown, Medium),
+            },
+            _ => cause(Phase::Pending, Cause::Unknown, Medium),
+        },
         Reason::KubeScheduler(SchedulerReason::FailedScheduling)
         | Reason::Volcano(_)
         | Reason::KaiScheduler(_)
