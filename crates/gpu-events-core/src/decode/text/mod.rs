@@ -1,6 +1,11 @@
 //! The text people paste: the Events section of `kubectl describe` (several objects in one paste,
-//! each tied to its `Name:`/`Namespace:` header), `kubectl get events` tables (with or without the
-//! header, `-A` or `-o wide`), klog `"Event occurred"` lines and e2e event dumps.
+//! each tied to its `Name:`/`Namespace:` header or to the `kubectl describe KIND NAME` typed above
+//! it), `kubectl get events` tables (with or without the header, `-A` or `-o wide`, the namespace
+//! and object of a typed `-n`/`--field-selector`), klog `"Event occurred"` lines, structured
+//! kubelet and kube-scheduler log lines that echo an event, e2e event dumps and the e2e
+//! framework's Pod failures, event routers' `[Nx ]Reason: message (event-name)` lines and
+//! `Reason: message` summaries, Pod status blocks and container states, waiting containers'
+//! messages, and messages quoted in prose without their reason ([`bare`]).
 //!
 //! Relative ages are resolved against a reference time and the records are flagged
 //! `approximateTime`. A line inside an Events table that is not a row continues the previous
