@@ -113,6 +113,8 @@
 
 mod body;
 mod config;
+#[cfg(feature = "kube")]
+mod counting;
 mod event;
 mod fault;
 #[cfg(feature = "real-apiserver")]
@@ -139,6 +141,8 @@ use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
 pub use config::{ExpiredWatch, ServerConfig};
+#[cfg(feature = "kube")]
+pub use counting::{RequestCounter, SentRequest};
 pub use fault::{Fault, FaultAction};
 #[cfg(feature = "real-apiserver")]
 pub use harness::{HARNESS_ENV, harness_binary};
