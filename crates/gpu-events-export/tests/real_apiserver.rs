@@ -2,7 +2,8 @@
 //! API double: paged lists with real `continue` tokens, watches through both Event APIs, repeats as deltas, a
 //! restart from the checkpoint, a real etcd compaction while the exporter is down (410, re-list, every event once)
 //! and Events expiring under a short `--event-ttl` (DELETED, nothing re-exported), two replicas on one Lease (the
-//! leader killed, the standby taking over once the lease runs out, every event once), asserted on the file sink's lines. Events are created and updated through kube on
+//! leader killed, the standby taking over once the lease runs out, every event once) and bookmarks moving the
+//! checkpoint on (the real server with its watch cache on for Events), asserted on the file sink's lines. Events are created and updated through kube on
 //! both servers, so the server assigns uids and resourceVersions.
 //!
 //! The real-server test is `#[ignore]`d (the first run builds kube-apiserver with Go: minutes, then cached): run it
@@ -14,6 +15,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use futures::StreamExt;
+use gpu_events_export::checkpoint::Checkpoint;
 use gpu_events_export::exporter::{self, ExporterOptions, ExporterStats};
 use gpu_events_export::leader::{LeaderElector, LeaseConfig};
 use gpu_events_export::sink::SinkConfig;
@@ -604,8 +606,99 @@ async fn leader_handover_on_the_double() {
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "real kube-apiserver: builds the Go harness on first use; run with --ignored"]
 async fn leader_handover_on_the_real_server() {
-    let target = Target::Real(RealApiServer::shared().await);
+    // A server of its own: the shared one's cluster-wide exporter (`on_the_real_server`) would export these events.
+    let target = Target::OwnReal(RealApiServer::start().await.expect("a real kube-apiserver"));
     let handover =
         a_killed_leaders_standby_takes_over_and_exports_each_event_once(target, temp_dir("leader-real")).await;
     eprintln!("leader_handover_on_the_real_server: the standby led {handover:?} after the kill");
+}
+
+/// The resourceVersions of the checkpoint in `dir`, by stream, as numbers (etcd revisions on the real server,
+/// the double's counter: comparable in these tests, though clients elsewhere must not compare them).
+fn checkpointed_versions(dir: &Path) -> std::collections::BTreeMap<String, u64> {
+    let checkpoint = Checkpoint::load(&dir.join("state.json")).unwrap().unwrap_or_default();
+    checkpoint.resource_versions.into_iter().map(|(stream, rv)| (stream, rv.parse().unwrap())).collect()
+}
+
+/// Watches with `allowWatchBookmarks` get BOOKMARK events, and the exporter's checkpoint moves on with them: it
+/// watches one namespace, Events are written only in another, and each stream's checkpointed resourceVersion
+/// still advances to (at least) the last of those writes, with no line exported for them. A watch of the test's
+/// own counts the bookmarks. Returns the time from those writes to the checkpoint's catching up, and the gaps
+/// between the bookmarks the test's watch got.
+async fn bookmarks_advance_the_checkpoint(target: Target, dir: PathBuf) -> (Duration, Vec<Duration>) {
+    let (watched, other) = ("exp-bookmark", "exp-bookmark-other");
+    let client = target.client().await;
+    namespace(&client, watched).await;
+    namespace(&client, other).await;
+    let events = Api::<CoreEvent>::namespaced(client.clone(), watched);
+    for i in 0..2 {
+        events.create(&PostParams::default(), &core_event(watched, i, 1)).await.unwrap();
+    }
+    let mut options = options(&dir);
+    options.namespaces = vec![watched.to_owned()];
+    let (stop, stopped) = watch::channel(false);
+    let stats = Arc::new(ExporterStats::default());
+    let run = Run { stop, task: tokio::spawn(exporter::run(client.clone(), options, stats.clone(), stopped)), stats };
+    exactly_lines(&dir, 2).await;
+
+    // The test's own watch of the watched namespace, from now: it sees only bookmarks.
+    let from = events.list(&Default::default()).await.unwrap().metadata.resource_version.unwrap();
+    let mut own = events.watch(&WatchParams::default().timeout(10), &from).await.unwrap().boxed();
+    let written_elsewhere = Api::<CoreEvent>::namespaced(client.clone(), other);
+    let mut last = 0;
+    for i in 0..3 {
+        let created = written_elsewhere.create(&PostParams::default(), &core_event(other, i, 1)).await.unwrap();
+        last = created.metadata.resource_version.unwrap().parse().unwrap();
+    }
+    let written = std::time::Instant::now();
+    let caught_up = loop {
+        let versions = checkpointed_versions(&dir);
+        assert_eq!(versions.len(), 2, "a stream per API: {versions:?}");
+        if versions.values().all(|&rv| rv >= last) {
+            break written.elapsed();
+        }
+        assert!(written.elapsed() < Duration::from_secs(60), "the checkpoint stayed at {versions:?}, below {last}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let mut bookmarks = vec![];
+    let mut at = written;
+    while let Some(event) = own.next().await {
+        match event.unwrap() {
+            WatchEvent::Bookmark(bookmark) => {
+                bookmarks.push(at.elapsed());
+                at = std::time::Instant::now();
+                let rv: u64 = bookmark.metadata.resource_version.parse().unwrap();
+                if rv >= last {
+                    break;
+                }
+            }
+            other => panic!("only bookmarks on a namespace no one writes to: {other:?}"),
+        }
+    }
+    assert!(!bookmarks.is_empty(), "the watch got a BOOKMARK at the latest resourceVersion");
+    let stats = run.finish().await;
+    assert_eq!(stats.exported.load(Ordering::Relaxed), 2, "nothing exported from the other namespace");
+    assert_eq!(lines(&dir).len(), 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+    (caught_up, bookmarks)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bookmarks_on_the_double() {
+    let config = ServerConfig::default().bookmark_interval(Duration::from_secs(1));
+    let target = Target::Double(ApiServer::start_with(config).await);
+    let (caught_up, gaps) = bookmarks_advance_the_checkpoint(target, temp_dir("bookmark-double")).await;
+    eprintln!("bookmarks_on_the_double: checkpoint caught up after {caught_up:?}; bookmarks after {gaps:?}");
+}
+
+/// kube-apiserver serves Event watches from etcd, without its watch cache (`DefaultWatchCacheSizes` turns it off
+/// for `events` and `events.events.k8s.io`), and only the watch cache sends bookmarks: this server turns it on, as
+/// `--watch-cache-sizes` lets a cluster do. Its bookmarks come every minute, and 2 s before a watch's timeout.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "real kube-apiserver: builds the Go harness on first use; run with --ignored"]
+async fn bookmarks_on_the_real_server() {
+    let config = RealServerConfig::default().apiserver_arg("--watch-cache-sizes=events#1000,events.events.k8s.io#1000");
+    let target = Target::OwnReal(RealApiServer::start_with(config).await.expect("a real kube-apiserver"));
+    let (caught_up, gaps) = bookmarks_advance_the_checkpoint(target, temp_dir("bookmark-real")).await;
+    eprintln!("bookmarks_on_the_real_server: checkpoint caught up after {caught_up:?}; bookmarks after {gaps:?}");
 }
