@@ -569,7 +569,8 @@ async fn a_killed_leaders_standby_takes_over_and_exports_each_event_once(target:
         handover + config.retry_period >= config.lease_duration,
         "took over after {handover:?}, before the lease ran out"
     );
-    assert!(handover < config.lease_duration + 3 * config.retry_period, "took over after {handover:?}");
+    // One retry period (and its jitter) after B last saw A renew, on a busy machine: within 4.
+    assert!(handover < config.lease_duration + 4 * config.retry_period, "took over after {handover:?}");
     let lease = leases.get("gpu-events-export").await.unwrap().spec.unwrap();
     assert_eq!(lease.holder_identity.as_deref(), Some("replica-b"));
     assert_eq!(lease.lease_transitions, Some(1));
