@@ -1,6 +1,8 @@
 //! The recorder against a real kube-apiserver (the testkit's Go harness: v1.37.2 on etcd) and, with the same test
 //! bodies, against the API double with namespaces enforced. Everything is read back through kube, so each body
-//! asserts only what both servers answer.
+//! asserts only what both servers answer. The recorder's requests are counted on its client (the testkit's
+//! `RequestCounter`), the same way on both: the economy scenario (one event, repeats, another) and the 409 path (a
+//! name taken by another event, or by the recorder's own) send the same requests to the real server as to the double.
 //!
 //! The real-server tests are `#[ignore]`d because the first run builds kube-apiserver with Go (minutes, then
 //! cached): run them with `cargo test -p gpu-events-recorder --test real_apiserver -- --include-ignored`
@@ -11,8 +13,8 @@ use std::time::Duration;
 use gpu_events_core::details::tensorfusion::{GangMembersWaiting, GpuQuotaOrCapacityNotEnough, NodeCreated};
 use gpu_events_core::record::NOTE_LIMIT;
 use gpu_events_core::{EventRecord, Flag};
-use gpu_events_recorder::{GpuPool, PublishError, Published, Recorder, RecorderBuilder, WriteError};
-use gpu_events_testkit::{ApiServer, RealApiServer, ServerConfig};
+use gpu_events_recorder::{GpuPool, ManualClock, PublishError, Published, Recorder, RecorderBuilder, WriteError};
+use gpu_events_testkit::{ApiServer, RealApiServer, RequestCounter, SentRequest, ServerConfig};
 use k8s_openapi::api::core::v1::{Namespace, Pod};
 use k8s_openapi::api::events::v1::Event;
 use kube::api::{Api, ListParams, ObjectMeta, PostParams};
@@ -45,6 +47,15 @@ impl Target {
 
     async fn builder(&self) -> RecorderBuilder {
         Recorder::builder(self.client().await, CONTROLLER).instance("recorder-test-0")
+    }
+
+    /// A builder whose client sends each request once (no retries inside kube's client) through `counter`.
+    async fn counted_builder(&self, counter: &RequestCounter) -> RecorderBuilder {
+        let client = match self {
+            Target::Double(server) => server.client_without_retry(),
+            Target::Real(server) => server.client_without_retry().await.expect("a client for the real server"),
+        };
+        Recorder::builder(counter.wrap(client), CONTROLLER).instance("recorder-test-0")
     }
 
     /// Creates `namespace` and a Pod `name` in it (the real server validates Pods: it needs a container with an
@@ -183,6 +194,179 @@ async fn a_deleted_series_event_is_created_again(target: Target) {
     assert_eq!((stats.rejected, stats.failed, stats.dropped()), (0, 0, 0), "{stats:?}");
 }
 
+/// The requests to Events a counted client sent: method, the name it named (the body's for a create, the path's
+/// otherwise) and the answer's status.
+fn event_requests(counter: &RequestCounter) -> Vec<SentRequest> {
+    counter.requests().into_iter().filter(|r| r.path.contains("/events")).collect()
+}
+
+fn methods_and_statuses(requests: &[SentRequest]) -> Vec<(String, Option<u16>)> {
+    requests.iter().map(|r| (r.method.clone(), r.status)).collect()
+}
+
+/// How many times each recorder scenario repeats its event.
+const REPEATS: u64 = 50;
+
+/// The recorder scenario of issue #15: one event, then the same event `REPEATS` times, then another. Returns the
+/// requests the recorder sent (counted on the client, so alike on both servers), after asserting that the server
+/// refused none of them and that the recorder's own counters agree.
+async fn recorder_scenario(target: &Target, namespace: &str) -> Vec<(String, Option<u16>)> {
+    let pod = target.pod(namespace, "llama-train-worker-0").await;
+    let counter = RequestCounter::new();
+    let recorder = target.counted_builder(&counter).await.build().unwrap();
+    let first = recorder.publish_and_wait(&pod, GangMembersWaiting::new(2, 4), WAIT).await;
+    assert_eq!(first.unwrap(), Published::Written);
+    // No await between the repeats: on a current-thread runtime the workers cannot run until the flush, so the
+    // repeats are one pending series write whatever the server's speed.
+    for i in 0..REPEATS {
+        let repeat = recorder.publish(&pod, GangMembersWaiting::new(2, 4)).unwrap();
+        assert!(matches!(repeat, Published::Counted { count } if u64::from(count) == i + 2), "{repeat:?}");
+    }
+    recorder.flush().await;
+    let other = recorder.publish_and_wait(&pod, GangMembersWaiting::new(3, 4), WAIT).await;
+    assert_eq!(other.unwrap(), Published::Written);
+
+    let sent = event_requests(&counter);
+    assert_eq!(counter.requests().len(), sent.len(), "only requests to Events: {:?}", counter.requests());
+    assert!(sent.iter().all(|r| r.status.is_some_and(|s| (200..300).contains(&s))), "none refused: {sent:?}");
+    let stats = recorder.stats();
+    let count = |method: &str| sent.iter().filter(|r| r.method == method).count() as u64;
+    assert_eq!((stats.creates, stats.patches), (count("POST"), count("PATCH")), "{stats:?}");
+    assert_eq!((stats.rejected, stats.failed, stats.retries, stats.dropped()), (0, 0, 0, 0), "{stats:?}");
+    assert_eq!(stats.published, REPEATS + 2);
+
+    let events = target.events(namespace).await;
+    assert_eq!(events.len(), 2, "{events:#?}");
+    let waiting = events.iter().find(|e| e.note.as_deref() == Some("Waiting for gang members: 2/4 ready")).unwrap();
+    assert_eq!(waiting.series.as_ref().map(|s| s.count), Some(i32::try_from(REPEATS + 1).unwrap()));
+    let other = events.iter().find(|e| e.note.as_deref() == Some("Waiting for gang members: 3/4 ready")).unwrap();
+    assert_eq!(other.series, None);
+    if let Target::Double(server) = target {
+        // The counter sees what the double received.
+        let received: Vec<_> =
+            server.writes().into_iter().filter(|r| r.path.contains("/events")).map(|r| (r.method, r.status)).collect();
+        assert_eq!(received, methods_and_statuses(&sent));
+    }
+    methods_and_statuses(&sent)
+}
+
+/// The recorder sends the same requests to the real server as to the double (a fresh one beside it, namespaces
+/// enforced: the reference), and the real server refuses none.
+async fn the_recorder_scenario_costs_the_same_requests_on_both(target: Target) {
+    let on_target = recorder_scenario(&target, "rec-economy").await;
+    let reference = recorder_scenario(&Target::double().await, "rec-economy").await;
+    assert_eq!(on_target, reference, "the same creates and patches as on the double");
+    eprintln!(
+        "recorder scenario (1 event, {REPEATS} repeats, 1 other), {} target: {} requests {on_target:?}",
+        if matches!(target, Target::Real(_)) { "real" } else { "double" },
+        on_target.len()
+    );
+}
+
+/// The recorder names events `<object>.<nanoseconds in hex>` from its clock, and hands out ever larger suffixes in
+/// the process. Under this lock each test takes a later day of 2200 than any before it (no other test of this
+/// binary uses a manual clock, the system clock is far behind), so the first name its recorder picks is known.
+static NAME_TIME: tokio::sync::Mutex<i64> = tokio::sync::Mutex::const_new(0);
+
+/// An events.k8s.io/v1 Event named `name` about `pod`, from `controller`/`instance` with `reason`, `action`, `note`.
+fn stored_event(
+    pod: &Pod,
+    name: &str,
+    fields: (&str, &str, &str, &str, &str),
+    at: chrono::DateTime<chrono::Utc>,
+) -> Event {
+    let (controller, instance, reason, action, note) = fields;
+    serde_json::from_value(json!({
+        "apiVersion": "events.k8s.io/v1", "kind": "Event",
+        "metadata": {"name": name, "namespace": pod.metadata.namespace},
+        "eventTime": at.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string(),
+        "reason": reason, "type": "Normal", "action": action, "note": note,
+        "reportingController": controller, "reportingInstance": instance,
+        "regarding": {"apiVersion": "v1", "kind": "Pod", "namespace": pod.metadata.namespace,
+            "name": pod.metadata.name, "uid": pod.metadata.uid},
+    }))
+    .unwrap()
+}
+
+/// The 409 path: the name the recorder picks is taken. By another event (the scheduler's): the recorder reads it,
+/// sees it is not its own, and creates its event under a new name, leaving the other alone. By its own event (an
+/// earlier attempt whose answer was lost): it reads it and takes it over, so a repeat patches that event. The same
+/// requests on both servers, no 4xx but the two 409s.
+async fn a_taken_name_is_renamed_or_taken_over(target: Target) {
+    let namespace = "rec-conflict";
+    let pod = target.pod(namespace, "llama-0").await;
+    let api = Api::<Event>::namespaced(target.client().await, namespace);
+    let mut days = NAME_TIME.lock().await;
+    let mut sent = vec![];
+    for (case, own) in [("another's", false), ("its own", true)] {
+        *days += 1;
+        let at =
+            "2200-01-01T00:00:00Z".parse::<chrono::DateTime<chrono::Utc>>().unwrap() + chrono::Duration::days(*days);
+        let taken = format!("llama-0.{:x}", at.timestamp_nanos_opt().unwrap());
+        let fields = if own {
+            (CONTROLLER, "recorder-test-0", "GangWaitingForMembers", "Waiting", "Waiting for gang members: 1/4 ready")
+        } else {
+            ("default-scheduler", "default-scheduler-x", "Scheduled", "Binding", "Successfully assigned to gpu-1")
+        };
+        api.create(&PostParams::default(), &stored_event(&pod, &taken, fields, at)).await.expect("the name taken");
+
+        let counter = RequestCounter::new();
+        let recorder = target.counted_builder(&counter).await.clock(ManualClock::new(at)).build().unwrap();
+        let published = recorder.publish_and_wait(&pod, GangMembersWaiting::new(1, 4), WAIT).await;
+        assert_eq!(published.unwrap(), Published::Written, "{case}");
+        recorder.publish(&pod, GangMembersWaiting::new(1, 4)).unwrap();
+        recorder.flush().await;
+
+        let requests = event_requests(&counter);
+        let named: Vec<String> = requests
+            .iter()
+            .map(|r| match r.method.as_str() {
+                "POST" => "(create)".to_owned(),
+                _ => r.path.rsplit('/').next().unwrap().to_owned(),
+            })
+            .collect();
+        let stored = target.events(namespace).await;
+        let ours: Vec<&Event> =
+            stored.iter().filter(|e| e.reporting_controller.as_deref() == Some(CONTROLLER)).collect();
+        assert_eq!(ours.len(), 1, "{case}: one event of the recorder's: {stored:#?}");
+        let ours_name = ours[0].metadata.name.clone().unwrap();
+        assert_eq!(ours[0].series.as_ref().map(|s| s.count), Some(2), "{case}: the repeat counted on it");
+        if own {
+            assert_eq!(ours_name, taken, "{case}: taken over");
+            assert_eq!(named[1..], [taken.clone(), taken.clone()], "{case}: read, then patched: {requests:?}");
+        } else {
+            assert_ne!(ours_name, taken, "{case}: renamed");
+            assert!(ours_name.starts_with("llama-0."), "{ours_name}");
+            assert_eq!(named[1..], [taken.clone(), "(create)".into(), ours_name.clone()], "{case}: {requests:?}");
+            let other = stored.iter().find(|e| e.metadata.name.as_deref() == Some(taken.as_str())).unwrap();
+            assert_eq!(other.reason.as_deref(), Some("Scheduled"), "the other event is untouched");
+            assert_eq!(other.series, None);
+        }
+        let refused: Vec<_> = requests.iter().filter(|r| r.rejected()).map(|r| r.status).collect();
+        assert_eq!(refused, [Some(409)], "{case}: no 4xx but the conflict: {requests:?}");
+        let stats = recorder.stats();
+        assert_eq!((stats.creates, stats.patches, stats.rejected, stats.failed), (1, 1, 0, 0), "{case}: {stats:?}");
+        sent.push(methods_and_statuses(&requests));
+        // The next case starts clean.
+        for event in stored {
+            api.delete(event.metadata.name.as_deref().unwrap(), &Default::default()).await.unwrap();
+        }
+    }
+    assert_eq!(
+        sent,
+        [
+            vec![
+                ("POST".into(), Some(409)),
+                ("GET".into(), Some(200)),
+                ("POST".into(), Some(201)),
+                ("PATCH".into(), Some(200))
+            ],
+            vec![("POST".into(), Some(409)), ("GET".into(), Some(200)), ("PATCH".into(), Some(200))],
+        ],
+        "the requests the double answers alike (tests/http.rs)"
+    );
+}
+
 macro_rules! on_both {
     ($($body:ident),* $(,)?) => {
         mod double {
@@ -207,4 +391,19 @@ on_both!(
     a_missing_namespace_is_the_servers_404,
     cluster_scoped_objects_go_to_the_configured_namespace,
     a_deleted_series_event_is_created_again,
+    a_taken_name_is_renamed_or_taken_over,
 );
+
+/// On a current-thread runtime, so the recorder's workers run only when the test awaits (see `recorder_scenario`).
+mod economy {
+    #[tokio::test(flavor = "current_thread")]
+    async fn on_the_double() {
+        super::the_recorder_scenario_costs_the_same_requests_on_both(super::Target::double().await).await;
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    #[ignore = "real kube-apiserver: builds the Go harness on first use; run with --include-ignored"]
+    async fn on_the_real_server() {
+        super::the_recorder_scenario_costs_the_same_requests_on_both(super::Target::real().await).await;
+    }
+}

@@ -93,7 +93,11 @@
 //! - **Bookmarks**: kube-apiserver sends no periodic BOOKMARK on Event watches (Events have no watch cache, and
 //!   etcd3's watcher does not request progress notifications for clients), only the initial-events-end one of a
 //!   `sendInitialEvents` watch, as the double does. [`ServerConfig::bookmark_interval`] and [`ApiServer::bookmark`]
-//!   send others on purpose, to test that clients take them; a client must not need them.
+//!   send others on purpose, to test that clients take them; a client must not need them. A cluster that turns the
+//!   watch cache on for Events (`--watch-cache-sizes=events#N,events.events.k8s.io#N`) gets the watch cache's
+//!   bookmarks: one 2 s before each watch's `timeoutSeconds`, else one a minute (measured with
+//!   `RealServerConfig::apiserver_arg` in gpu-events-export's `tests/real_apiserver.rs`, where the exporter's
+//!   checkpoint advances with them).
 //! - **`retryAfterSeconds`** of a too-large `sendInitialEvents` watch is 1 on the double, 1 to 3 s (jittered) on the
 //!   real server.
 //! - **The Table form is served for Events only**, and not on watches; other resources are answered in JSON (a
@@ -114,6 +118,8 @@
 
 mod body;
 mod config;
+#[cfg(feature = "kube")]
+mod counting;
 mod event;
 mod fault;
 #[cfg(feature = "real-apiserver")]
@@ -140,6 +146,8 @@ use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
 pub use config::{ExpiredWatch, ServerConfig};
+#[cfg(feature = "kube")]
+pub use counting::{RequestCounter, SentRequest};
 pub use fault::{Fault, FaultAction};
 #[cfg(feature = "real-apiserver")]
 pub use harness::{HARNESS_ENV, harness_binary};

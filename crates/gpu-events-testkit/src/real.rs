@@ -311,17 +311,32 @@ impl RealApiServer {
         self.client_for_context("admin").await
     }
 
+    /// A kube client as the admin that does not retry: kube's default policy retries 429, 503 and 504 inside the
+    /// client, this one sends each request once, so a [`RequestCounter`](crate::RequestCounter) around it counts
+    /// every request that reaches the server (as around the double's
+    /// [`client_without_retry`](crate::ApiServer::client_without_retry)).
+    pub async fn client_without_retry(&self) -> Result<kube::Client, RealError> {
+        let mut config = self.kube_config("admin").await?;
+        config.default_retry = false;
+        kube::Client::try_from(config).map_err(|e| self.kube_error(e.into()))
+    }
+
     /// A kube client for a context of the kubeconfig: `admin`, or `user` (authenticated, without rights).
     pub async fn client_for_context(&self, context: &str) -> Result<kube::Client, RealError> {
-        let kube_error = |source: Box<dyn std::error::Error + Send + Sync>| RealError::Kube {
-            path: self.kubeconfig.clone(),
-            source,
-        };
-        let kubeconfig = kube::config::Kubeconfig::read_from(&self.kubeconfig).map_err(|e| kube_error(e.into()))?;
+        let config = self.kube_config(context).await?;
+        kube::Client::try_from(config).map_err(|e| self.kube_error(e.into()))
+    }
+
+    /// The `kube::Config` of a context of the kubeconfig (kube's defaults, including its retries).
+    pub async fn kube_config(&self, context: &str) -> Result<kube::Config, RealError> {
+        let kubeconfig =
+            kube::config::Kubeconfig::read_from(&self.kubeconfig).map_err(|e| self.kube_error(e.into()))?;
         let options = kube::config::KubeConfigOptions { context: Some(context.to_string()), ..Default::default() };
-        let config =
-            kube::Config::from_custom_kubeconfig(kubeconfig, &options).await.map_err(|e| kube_error(e.into()))?;
-        kube::Client::try_from(config).map_err(|e| kube_error(e.into()))
+        kube::Config::from_custom_kubeconfig(kubeconfig, &options).await.map_err(|e| self.kube_error(e.into()))
+    }
+
+    fn kube_error(&self, source: Box<dyn std::error::Error + Send + Sync>) -> RealError {
+        RealError::Kube { path: self.kubeconfig.clone(), source }
     }
 }
 

@@ -4,10 +4,11 @@
 use std::time::Duration;
 
 use futures::StreamExt;
-use gpu_events_testkit::{ApiServer, Fault};
+use gpu_events_testkit::{ApiServer, Fault, RequestCounter};
 use k8s_openapi::api::core::v1::ObjectReference;
 use k8s_openapi::api::events::v1::Event;
 use kube::Api;
+use kube::api::{PostParams, WatchParams};
 use kube::runtime::events::{Event as RecorderEvent, EventType, Recorder, Reporter};
 use kube::runtime::watcher;
 use serde_json::json;
@@ -151,4 +152,35 @@ async fn kube_recorder_patterns_are_reproduced() {
     }
     let api: Api<Event> = Api::namespaced(server.client(), "ml");
     assert_eq!(api.list(&Default::default()).await.unwrap().items.len(), 1);
+}
+
+/// The request counter logs what the client sent exactly as the double received it: method, path, query and the
+/// status answered, a refused create and a watch included; `clear` forgets.
+#[tokio::test]
+async fn the_request_counter_sees_what_the_server_received() {
+    let server = ApiServer::start().await;
+    let counter = RequestCounter::new();
+    let events: Api<Event> = Api::namespaced(counter.wrap(server.client_without_retry()), "ml");
+    let created: Event = serde_json::from_value(event("llama-0.1")).unwrap();
+    events.create(&PostParams::default(), &created).await.unwrap();
+    let again = events.create(&PostParams::default(), &created).await.unwrap_err();
+    assert!(matches!(again, kube::Error::Api(ref s) if s.code == 409), "{again:?}");
+    assert!(events.get_opt("absent").await.unwrap().is_none());
+    let mut watch = events.watch(&WatchParams::default().timeout(1), "0").await.unwrap().boxed();
+    while watch.next().await.is_some() {}
+
+    let sent = counter.requests();
+    let received = server.requests();
+    let seen = |method: &str, path: &str, status: Option<u16>| (method.to_owned(), path.to_owned(), status);
+    assert_eq!(
+        sent.iter().map(|r| seen(&r.method, &r.path, r.status)).collect::<Vec<_>>(),
+        received.iter().map(|r| seen(&r.method, &r.path, r.status)).collect::<Vec<_>>()
+    );
+    assert_eq!(sent.iter().map(|r| r.status).collect::<Vec<_>>(), [Some(201), Some(409), Some(404), Some(200)]);
+    assert_eq!(sent.iter().filter(|r| r.rejected()).count(), 2);
+    assert_eq!(sent.iter().filter(|r| r.is_write()).count(), 2);
+    assert!(sent[3].is_watch() && sent[3].query_param("allowWatchBookmarks") == Some("true"), "{:?}", sent[3]);
+    assert_eq!(sent[3].query, received[3].query);
+    counter.clear();
+    assert!(counter.requests().is_empty());
 }
