@@ -214,16 +214,16 @@ async fn recorder_scenario(target: &Target, namespace: &str) -> Vec<(String, Opt
     let pod = target.pod(namespace, "llama-train-worker-0").await;
     let counter = RequestCounter::new();
     let recorder = target.counted_builder(&counter).await.build().unwrap();
-    let first = recorder.publish_and_wait(&pod, GangMembersWaiting::new(2, 4), WAIT).await;
+    let first = recorder.publish_and_wait(GangMembersWaiting::new(2, 4), &pod, WAIT).await;
     assert_eq!(first.unwrap(), Published::Written);
     // No await between the repeats: on a current-thread runtime the workers cannot run until the flush, so the
     // repeats are one pending series write whatever the server's speed.
     for i in 0..REPEATS {
-        let repeat = recorder.publish(&pod, GangMembersWaiting::new(2, 4)).unwrap();
+        let repeat = recorder.publish(GangMembersWaiting::new(2, 4), &pod).unwrap();
         assert!(matches!(repeat, Published::Counted { count } if u64::from(count) == i + 2), "{repeat:?}");
     }
     recorder.flush().await;
-    let other = recorder.publish_and_wait(&pod, GangMembersWaiting::new(3, 4), WAIT).await;
+    let other = recorder.publish_and_wait(GangMembersWaiting::new(3, 4), &pod, WAIT).await;
     assert_eq!(other.unwrap(), Published::Written);
 
     let sent = event_requests(&counter);
@@ -312,9 +312,9 @@ async fn a_taken_name_is_renamed_or_taken_over(target: Target) {
 
         let counter = RequestCounter::new();
         let recorder = target.counted_builder(&counter).await.clock(ManualClock::new(at)).build().unwrap();
-        let published = recorder.publish_and_wait(&pod, GangMembersWaiting::new(1, 4), WAIT).await;
+        let published = recorder.publish_and_wait(GangMembersWaiting::new(1, 4), &pod, WAIT).await;
         assert_eq!(published.unwrap(), Published::Written, "{case}");
-        recorder.publish(&pod, GangMembersWaiting::new(1, 4)).unwrap();
+        recorder.publish(GangMembersWaiting::new(1, 4), &pod).unwrap();
         recorder.flush().await;
 
         let requests = event_requests(&counter);
