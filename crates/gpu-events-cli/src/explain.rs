@@ -75,7 +75,9 @@ pub fn run(
         }
         // Nothing to read on a terminal: say how to give input instead of printing a demo.
         Input::Auto if io::stdin().is_terminal() => {
-            eprintln!("{USAGE_HINT}");
+            // Run as the kubectl plugin, the hint says so.
+            let name = crate::command_name(std::env::args_os().next().as_deref());
+            eprintln!("{}", USAGE_HINT.replace("gpu-events explain", &format!("{name} explain")));
             Ok(ExitCode::from(2))
         }
         // Piped input, unless the pipe is empty (`< /dev/null`, CI runners): then the sample.

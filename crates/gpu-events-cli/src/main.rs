@@ -35,9 +35,32 @@ struct Cli {
 
 /// The name the command is known by: run as the kubectl plugin (`kubectl-gpu_events`, which
 /// kubectl runs for `kubectl gpu-events`), its usage says so.
-fn command_name(argv0: Option<&std::ffi::OsStr>) -> &'static str {
+pub(crate) fn command_name(argv0: Option<&std::ffi::OsStr>) -> &'static str {
     let file = argv0.map(std::path::Path::new).and_then(|p| p.file_stem()).and_then(|s| s.to_str());
     if file == Some("kubectl-gpu_events") { "kubectl gpu-events" } else { "gpu-events" }
+}
+
+/// The main man page, or a subcommand's under the name the main page's SUBCOMMANDS section
+/// gives it (`gpu-events-explain(1)`, clap_mangen's naming).
+fn man_page(subcommand: Option<&str>, out: &mut impl Write) -> Result<ExitCode, Error> {
+    let mut command = cli_command();
+    // Built, so that clap's own `help` subcommand, which the main page lists, has a page too.
+    command.build();
+    let page = match subcommand {
+        None => command,
+        Some(name) => {
+            let Some(sub) = command.find_subcommand(name).cloned() else {
+                let known: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+                eprintln!("gpu-events: error: no subcommand {name:?}; man pages exist for: {}", known.join(", "));
+                return Ok(ExitCode::from(2));
+            };
+            // A one-shot command: the page's name lives until the process ends.
+            let title: &'static str =
+                Box::leak(format!("{}-{name}", command.get_name().replace(' ', "-")).into_boxed_str());
+            sub.name(title)
+        }
+    };
+    clap_mangen::Man::new(page).render(out).map(|()| ExitCode::SUCCESS).map_err(Error::from)
 }
 
 /// The clap command under the name it was run by.
@@ -53,7 +76,8 @@ enum Command {
     ///
     /// Also reads the text people paste: `kubectl describe` output (its Events sections),
     /// `kubectl get events` tables, klog "Event occurred" lines, and JSON Lines of records.
-    /// With no FILE, reads standard input when it is piped, else the bundled sample dump. Items
+    /// With no FILE, reads standard input when it is piped; on a terminal it prints a usage hint
+    /// (`--sample` reads the bundled sample dump). Items
     /// that cannot be read are reported on stderr and the rest are printed; the exit status is 1
     /// if anything was not read.
     Explain {
@@ -122,8 +146,12 @@ enum Command {
         /// The shell to complete for.
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff) to standard output: `gpu-events man > gpu-events.1`.
-    Man,
+    /// Print a man page (roff) to standard output: `gpu-events man > gpu-events.1`, and each
+    /// subcommand's page, which the first one lists: `gpu-events man explain > gpu-events-explain.1`.
+    Man {
+        /// The subcommand whose page to print (`explain`, `export`, ...); none: the main page.
+        subcommand: Option<String>,
+    },
 }
 
 /// `explain -o`: kubectl's output names, plus `jsonl` for streams.
@@ -225,11 +253,21 @@ fn main() -> ExitCode {
             let view = View { mode, output, no_headers, html: html.as_deref() };
             // An argument that is no file but reads `kind/name` is an object in the cluster.
             let object = file.as_deref().filter(|p| !p.exists()).and_then(|p| p.to_str()).and_then(live::parse_object);
-            if object.is_some() || (file.is_none() && (namespace.is_some() || all_namespaces)) {
+            if object.is_some() || (file.is_none() && !sample && (namespace.is_some() || all_namespaces)) {
                 let (kind, name) = object.map_or((None, None), |(k, n)| (Some(k), Some(n)));
                 let namespace = if all_namespaces { None } else { namespace };
                 let target = live::Target { kind, name, namespace, cluster };
                 explain::run_live(&target, view, now, redactor.as_ref(), &mut out)
+            } else if namespace.is_some() || all_namespaces {
+                // kubectl refuses a namespace that does not fit its `-f` input; here it would
+                // select nothing, so say so rather than print every namespace's events.
+                cli_command()
+                    .error(
+                        clap::error::ErrorKind::ArgumentConflict,
+                        "-n/--namespace and -A select objects in the cluster; with a FILE or --sample there is \
+                         nothing for them to select (filter the dump when you make it: kubectl get events -n NS -o json)",
+                    )
+                    .exit();
             } else {
                 let input = match (&file, sample) {
                     (Some(path), _) => explain::Input::File(path),
@@ -250,9 +288,7 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut command, name, &mut out);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Man => {
-            clap_mangen::Man::new(cli_command()).render(&mut out).map(|()| ExitCode::SUCCESS).map_err(Error::from)
-        }
+        Command::Man { subcommand } => man_page(subcommand.as_deref(), &mut out),
     };
     let result = result.and_then(|status| out.flush().map(|()| status).map_err(Error::from));
     match result {

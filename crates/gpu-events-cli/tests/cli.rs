@@ -396,6 +396,20 @@ fn completions_and_man_page_come_from_the_clap_definitions() {
     let man = stdout(&run(&["man"], None));
     assert!(man.starts_with(".ie") && man.contains(".TH gpu-events 1"), "{}", &man[..man.len().min(200)]);
     assert!(man.contains("explain") && man.contains("completions"), "the man page lists the subcommands");
+    // Every page the SUBCOMMANDS section names can be had, and explain's documents its flags.
+    let named: Vec<&str> =
+        man.split("gpu\\-events\\-").skip(1).filter_map(|rest| rest.split_once("(1)")).map(|(n, _)| n).collect();
+    assert!(named.len() >= 6 && named.contains(&"explain"), "{named:?}");
+    for name in named {
+        let output = run(&["man", name], None);
+        assert!(output.status.success(), "man {name}: {}", String::from_utf8_lossy(&output.stderr));
+        assert!(stdout(&output).contains(&format!(".TH gpu-events-{name} 1")), "man {name}");
+    }
+    let explain = stdout(&run(&["man", "explain"], None));
+    for flag in ["diagnose", "html", "redact", "no\\-headers"] {
+        assert!(explain.contains(flag), "explain's page lacks {flag}");
+    }
+    assert_eq!(run(&["man", "nope"], None).status.code(), Some(2));
 }
 
 #[test]
@@ -441,6 +455,25 @@ fn explain_on_a_terminal_with_nothing_piped_prints_a_usage_hint() {
     assert_eq!(output.status.code(), Some(2), "{text}");
     assert!(text.contains("nothing to read") && text.contains("--sample"), "{text}");
     assert!(!text.contains("GangWaitingForMembers"), "no demo output: {text}");
+    // Run as the kubectl plugin, the hint says `kubectl gpu-events explain`.
+    let dir = std::env::temp_dir().join(format!("gpu-events-hint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let plugin = dir.join("kubectl-gpu_events");
+    let _ = std::fs::remove_file(&plugin);
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_gpu-events"), &plugin).unwrap();
+    let command = format!("{} explain", plugin.display());
+    let output = Command::new("script").args(["-qec", &command, "/dev/null"]).stdin(Stdio::null()).output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("kubectl gpu-events explain events.json"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_namespace_with_a_file_is_refused_not_ignored() {
+    // Found by a new user: `-n default` with a file printed every namespace's rows, exit 0.
+    let output = run(&["explain", "--sample", "-n", "default"], None);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("select objects in the cluster"));
 }
 
 /// The options table of `gpu-events-export`'s `config.rs` (key, flag, default) names exactly the

@@ -918,3 +918,20 @@ fn a_jobs_pod_group_pending_reads_as_the_pod_groups_own_condition() {
     let one = text.replace("4/4", "1/1").replace("4 Pending, 4 minAvailable", "1 Pending, 1 minAvailable");
     assert_eq!(single(&one).1, Cause::InsufficientResources);
 }
+
+#[test]
+fn on_a_node_a_gpu_fault_outranks_a_later_oom_kill() {
+    // Found by a new user's paste: an Xid 79 on the node, then a container's cgroup OOM kill.
+    let text = "LAST SEEN   TYPE      REASON             OBJECT        MESSAGE\n20m         Warning   XidCriticalError   node/node-c   Xid=79 GPU has fallen off the bus\n2m          Warning   OOMKilling         node/node-c   Memory cgroup out of memory: Killed process 4242 (python) total-vm:100kB, anon-rss:10kB, file-rss:0kB, shmem-rss:0kB\n";
+    assert_eq!(single(text).1, Cause::DeviceFault);
+}
+
+#[test]
+fn the_shortage_a_scale_up_answers_is_in_the_evidence() {
+    // Found by a new user's paste: FailedScheduling x93, then NotTriggerScaleUp.
+    let text = "  Warning  FailedScheduling   5m (x93 over 2h)  default-scheduler   0/5 nodes are available: 5 Insufficient nvidia.com/gpu.\n  Normal   NotTriggerScaleUp  1m                cluster-autoscaler  pod didn't trigger scale-up: 1 max node group size reached\n";
+    let diagnoses = diagnose(&records(text));
+    let [d] = diagnoses.as_slice() else { panic!("{diagnoses:#?}") };
+    assert_eq!(d.cause, Cause::NodeExpansionFailed);
+    assert!(d.evidence.iter().any(|e| e.reason == "FailedScheduling"), "{:#?}", d.evidence);
+}

@@ -237,7 +237,7 @@ pub trait Publishable: IntoEvent {
 #[diagnostic::on_unimplemented(
     message = "this reason is not recorded on `{Self}` objects: it is about `{R}` objects",
     label = "not an object of the reason's kind",
-    note = "publish it on a `{R}`; if `{Self}` is your own type of that kind and API group (a kopium-generated CRD type), declare it: `impl SameKind<{R}> for {Self} {{}}`",
+    note = "publish it on a `{R}` (or on your own type of that kind and API group, such as a kopium-generated CRD type, once your crate declares `impl SameKind<{R}> for YourType {{}}`; a type of another crate cannot be declared so)",
     note = "an object whose kind is known only at run time goes through `Recorder::publish_ref`, which checks the kind as it publishes"
 )]
 pub trait SameKind<R: kube::Resource<DynamicType = ()>>: kube::Resource<DynamicType = ()> {}

@@ -244,10 +244,12 @@ impl ObjectKey {
 
 fn diagnose_object(object: ObjectKey, records: &[&EventRecord]) -> Option<Diagnosis> {
     let mut readings: Vec<Reading> = records.iter().enumerate().map(|(i, r)| Reading::of(r, i)).collect();
-    let (phase, cause, confidence) = conclude(&mut readings)?;
+    let (phase, cause, confidence) = conclude(&mut readings, object.kind.as_deref() == Some("Node"))?;
     // Churn is read from the nominations together, not from one record's signal.
+    // The shortage a failed or pending scale-up answers is part of the story: it is evidence.
     let supports = |r: &Reading| {
-        r.signal.cause.is_some_and(|(c, _)| c == cause) || (cause == Cause::NodeNeverReady && r.claim.is_some())
+        r.signal.cause.is_some_and(|(c, _)| c == cause || reading::explains(cause, c))
+            || (cause == Cause::NodeNeverReady && r.claim.is_some())
     };
     let supporting: Vec<&EventRecord> = readings.iter().filter(|r| supports(r)).map(|r| records[r.index]).collect();
     let mut evidence: Vec<EventRecord> = supporting.iter().take(5).map(|r| (*r).clone()).collect();
@@ -390,8 +392,8 @@ impl Summary {
     /// The counts, with each object diagnosed.
     pub fn finish(self) -> SummaryReport {
         let mut by_cause = BTreeMap::new();
-        for (_, mut readings) in self.objects {
-            if let Some((_, cause, _)) = conclude(&mut readings) {
+        for (object, mut readings) in self.objects {
+            if let Some((_, cause, _)) = conclude(&mut readings, object.kind.as_deref() == Some("Node")) {
                 *by_cause.entry(cause.id().to_owned()).or_insert(0) += 1;
             }
         }

@@ -116,7 +116,7 @@ fn current_phase(readings: &[Reading]) -> Phase {
 const RENOMINATIONS: u32 = 10;
 
 /// Whether `cause` accounts for the evidence of `other`, so that `other` does not contradict it.
-fn explains(cause: Cause, other: Cause) -> bool {
+pub(super) fn explains(cause: Cause, other: Cause) -> bool {
     let provisioning = matches!(cause, Cause::NodeExpansionPending | Cause::NodeExpansionFailed);
     provisioning && matches!(other, Cause::InsufficientGpu | Cause::InsufficientResources)
 }
@@ -148,7 +148,7 @@ pub(super) fn alternatives(readings: &[Reading], phase: Phase, cause: Cause) -> 
 
 /// Phase, cause and confidence of one object from its readings (sorted latest first here);
 /// `None` when nothing is wrong.
-pub(super) fn conclude(readings: &mut [Reading]) -> Option<(Phase, Cause, Confidence)> {
+pub(super) fn conclude(readings: &mut [Reading], on_node: bool) -> Option<(Phase, Cause, Confidence)> {
     if !readings.iter().any(|r| r.warning || r.signal.cause.is_some()) {
         return None;
     }
@@ -179,6 +179,13 @@ pub(super) fn conclude(readings: &mut [Reading]) -> Option<(Phase, Cause, Confid
         .map(|(c, _)| c)
         .or_else(|| causes().next().map(|(c, _)| c))
         .unwrap_or((Cause::Unknown, Confidence::Low));
+    // On a Node, a faulty GPU (an Xid, `fallen off the bus`) outranks a later OOM kill: the
+    // fault ends every GPU workload there, the kill one container (a node's events are not
+    // one Pod's lifecycle, so the newest is not the root).
+    let (cause, newest_confidence) = match causes().find(|((c, _), _)| *c == Cause::DeviceFault) {
+        Some((fault, _)) if on_node && matches!(cause, Cause::ContainerOom | Cause::HostOom) => fault,
+        _ => (cause, newest_confidence),
+    };
     // The surest record of the cause decides (a bare `Error: ImagePullBackOff` after the pull
     // error that says `401 Unauthorized`).
     let mut confidence =
