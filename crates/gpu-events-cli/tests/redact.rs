@@ -1,21 +1,12 @@
 //! `gpu-events redact` and `explain --redact` end to end: the same engine, byte for byte outside
 //! the secrets, user rules from flags and the exporter's config file, clear errors.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-events"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gpu-events runs");
-    let mut pipe = child.stdin.take().unwrap();
-    pipe.write_all(stdin).unwrap();
-    drop(pipe);
-    child.wait_with_output().unwrap()
+    common::gpu_events_output(args, stdin)
 }
 
 fn stderr(output: &Output) -> String {

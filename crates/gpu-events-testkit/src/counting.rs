@@ -27,17 +27,17 @@ pub struct SentRequest {
 impl SentRequest {
     /// The first value of a query parameter.
     pub fn query_param(&self, name: &str) -> Option<&str> {
-        self.query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        crate::log::query_param(&self.query, name)
     }
 
     /// Whether this is a watch (`?watch=true` or a `/watch/` path).
     pub fn is_watch(&self) -> bool {
-        matches!(self.query_param("watch"), Some("true" | "1")) || self.path.contains("/watch/")
+        crate::log::is_watch(&self.path, &self.query)
     }
 
     /// Whether this request asks to change state (POST, PUT, PATCH, DELETE).
     pub fn is_write(&self) -> bool {
-        matches!(self.method.as_str(), "POST" | "PUT" | "PATCH" | "DELETE")
+        crate::log::is_write(&self.method)
     }
 
     /// Whether the server answered with a 4xx status.

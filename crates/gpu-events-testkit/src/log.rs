@@ -28,17 +28,17 @@ pub struct RecordedRequest {
 impl RecordedRequest {
     /// The first value of a query parameter.
     pub fn query_param(&self, name: &str) -> Option<&str> {
-        self.query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        query_param(&self.query, name)
     }
 
     /// Whether this is a watch (`?watch=true` or a `/watch/` path).
     pub fn is_watch(&self) -> bool {
-        matches!(self.query_param("watch"), Some("true" | "1")) || self.path.contains("/watch/")
+        is_watch(&self.path, &self.query)
     }
 
     /// Whether this request asks to change state (POST, PUT, PATCH, DELETE).
     pub fn is_write(&self) -> bool {
-        matches!(self.method.as_str(), "POST" | "PUT" | "PATCH" | "DELETE")
+        is_write(&self.method)
     }
 
     /// Whether the server answered with a 2xx status.
@@ -82,6 +82,21 @@ fn percent_decode(s: &str) -> String {
         i += 1;
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The first value of a query parameter (for [`RecordedRequest`] and the counter's `SentRequest`).
+pub(crate) fn query_param<'q>(query: &'q [(String, String)], name: &str) -> Option<&'q str> {
+    query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+}
+
+/// Whether a request is a watch (`?watch=true` or a `/watch/` path).
+pub(crate) fn is_watch(path: &str, query: &[(String, String)]) -> bool {
+    matches!(query_param(query, "watch"), Some("true" | "1")) || path.contains("/watch/")
+}
+
+/// Whether a method changes state (POST, PUT, PATCH, DELETE).
+pub(crate) fn is_write(method: &str) -> bool {
+    matches!(method, "POST" | "PUT" | "PATCH" | "DELETE")
 }
 
 #[cfg(test)]

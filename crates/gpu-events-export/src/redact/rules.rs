@@ -146,6 +146,10 @@ macro_rules! kv_pattern {
 /// The built-in rules, in the order they run. Specific shapes come before generic ones, so a
 /// replacement says what was there (`Authorization: Bearer <jwt>`, not `<token>`); no rule
 /// matches another's replacement (a test redacts every example twice).
+/// The words that start the keys and flags of the `key-value-secret` and `secret-argument` rules.
+const SECRET_KEY_WORDS: &[&str] =
+    &["secret", "token", "apikey", "api_key", "api-key", "access", "private", "auth", "credential"];
+
 pub(crate) const BUILTINS: &[Builtin] = &[
     // ---- private keys ----
     Builtin {
@@ -739,17 +743,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "${qp}${lp}${q}${eq}${sq}${p}<secret>${lc}",
         check: None,
         accept: Some(key_value_secret),
-        trigger: Trigger::Literals(&[
-            "secret",
-            "token",
-            "apikey",
-            "api_key",
-            "api-key",
-            "access",
-            "private",
-            "auth",
-            "credential",
-        ]),
+        trigger: Trigger::Literals(SECRET_KEY_WORDS),
     },
     Builtin {
         info: BuiltinRule {
@@ -795,17 +789,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         replacement: "${p}<secret>",
         check: None,
         accept: Some(argument_value),
-        trigger: Trigger::Literals(&[
-            "secret",
-            "token",
-            "apikey",
-            "api_key",
-            "api-key",
-            "access",
-            "private",
-            "auth",
-            "credential",
-        ]),
+        trigger: Trigger::Literals(SECRET_KEY_WORDS),
     },
     Builtin {
         info: BuiltinRule {
