@@ -311,3 +311,13 @@ fn a_sentence_that_opens_with_a_reason_word_is_not_a_lost_event() {
     let (_, reported) = read("FailedMount happened twice on node a\n");
     assert!(reported[0].starts_with("LOST"), "{reported:?}");
 }
+
+#[test]
+fn a_dra_error_names_the_pod_that_references_the_claim() {
+    // corpus 126: the kubelet's message quoted in prose names its Pod only inside the message.
+    let text = "I'm getting Failed to prepare dynamic resources: failed to fetch ResourceClaim claim-a referenced by pod train-0: the server could not find the requested resource\n";
+    let (records, _) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!(record.reason, "FailedPrepareDynamicResources");
+    assert_eq!(record.regarding.name.as_deref(), Some("train-0"));
+}

@@ -563,14 +563,22 @@ fn kind_for_the_section(out: &mut [Result<EventRecord, DecodeError>]) {
 }
 
 /// The Pod a note names as its own: the scheduler's `Successfully assigned NS/POD to NODE`
-/// (`Scheduled`) and the kubelet's `Back-off restarting failed container C in pod
-/// POD_NS(UID)` (`BackOff`, ≥1.26) are about the Pod they name.
+/// (`Scheduled`), the kubelet's `Back-off restarting failed container C in pod POD_NS(UID)`
+/// (`BackOff`, ≥1.26) and its DRA manager's `... referenced by pod POD: ...`
+/// (`FailedPrepareDynamicResources`) are about the Pod they name.
 fn own_pod(record: &EventRecord) -> Option<(String, Option<String>)> {
     use crate::details::{Details, NodeDetails, SchedulingDetails};
     match &record.details {
         Some(Details::Scheduling(SchedulingDetails::Scheduled(s))) => Some((s.pod.clone(), s.namespace.clone())),
         Some(Details::Node(NodeDetails::RestartBackOff(b))) => {
             b.pod.as_ref().map(|p| (p.name.clone(), Some(p.namespace.clone())))
+        }
+        // The kubelet's DRA manager: `failed to fetch ResourceClaim C referenced by pod P: E`
+        // (pkg/kubelet/cm/dra/manager.go), recorded on P.
+        Some(Details::Node(NodeDetails::DynamicResourcesFailed(f))) => {
+            let (_, rest) = f.error.split_once(" referenced by pod ")?;
+            let pod = rest.split([':', ' ', ',']).next().filter(|p| !p.is_empty())?;
+            Some((pod.to_owned(), None))
         }
         _ => None,
     }
