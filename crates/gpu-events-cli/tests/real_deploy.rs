@@ -15,7 +15,7 @@ use gpu_events_testkit::RealApiServer;
 use serde_json::Value;
 
 mod common;
-use common::{kubectl_ok, kubectl_output};
+use common::{gang_event, kubectl_ok, kubectl_output};
 
 /// The repository's deploy/ directory.
 fn deploy(file: &str) -> String {
@@ -85,20 +85,9 @@ count: 3
 firstTimestamp: "{seconds}"
 lastTimestamp: "{seconds}"
 ---
-apiVersion: events.k8s.io/v1
-kind: Event
-metadata: {{name: train-0.2, namespace: ml}}
-regarding: {{apiVersion: v1, kind: Pod, namespace: ml, name: train-0, uid: {uid}}}
-reason: GangWaitingForMembers
-type: Normal
-action: Waiting
-note: "Waiting for gang members: 1/4 ready"
-reportingController: GangScheduler
-reportingInstance: GangScheduler-0
-eventTime: "{micro}"
-"#,
+{gang}"#,
         seconds = now.format("%Y-%m-%dT%H:%M:%SZ"),
-        micro = now.format("%Y-%m-%dT%H:%M:%S%.6fZ"),
+        gang = gang_event("ml", Some(&uid), now, None),
     );
     kubectl(admin, &["create", "-f", "-"], &events);
 }

@@ -17,7 +17,7 @@ use serde_json::Value;
 use tokio::sync::OnceCell;
 
 mod common;
-use common::kubectl_ok;
+use common::{gang_event, kubectl_ok};
 
 const NAMESPACE: &str = "kc";
 
@@ -94,7 +94,7 @@ fn seed(server: &RealApiServer) {
 fn train_and_infer_events(ns: &str, uids: Option<(&str, &str)>, train_last: i64, infer_last: i64) -> String {
     let now = chrono::Utc::now();
     let ago = |minutes: i64| (now - chrono::Duration::minutes(minutes)).format("%Y-%m-%dT%H:%M:%SZ").to_string();
-    let micro = (now - chrono::Duration::minutes(3)).format("%Y-%m-%dT%H:%M:%S%.6fZ");
+    let gang = gang_event(ns, uids.map(|(train, _)| train), now - chrono::Duration::minutes(3), None);
     let (train_uid, infer_uid, infer_ref) = match uids {
         Some((train, infer)) => (format!(", uid: {train}"), format!(", uid: {infer}"), format!("({infer})")),
         None => (String::new(), String::new(), String::new()),
@@ -112,18 +112,7 @@ count: 12
 firstTimestamp: "{first}"
 lastTimestamp: "{train_last}"
 ---
-apiVersion: events.k8s.io/v1
-kind: Event
-metadata: {{name: train-0.2, namespace: {ns}}}
-regarding: {{apiVersion: v1, kind: Pod, namespace: {ns}, name: train-0{train_uid}}}
-reason: GangWaitingForMembers
-type: Normal
-action: Waiting
-note: "Waiting for gang members: 1/4 ready"
-reportingController: GangScheduler
-reportingInstance: GangScheduler-0
-eventTime: "{micro}"
----
+{gang}---
 apiVersion: v1
 kind: Event
 metadata: {{name: infer-0.1, namespace: {ns}}}
@@ -258,23 +247,7 @@ fn change_watched(server: &RealApiServer, ns: &str) {
     let now = chrono::Utc::now();
     let patch = format!(r#"{{"count":13,"lastTimestamp":"{}"}}"#, now.format("%Y-%m-%dT%H:%M:%SZ"));
     kubectl(server, &["-n", ns, "patch", "event", "train-0.1", "--type=merge", "-p", &patch], None);
-    let gang = format!(
-        r#"apiVersion: events.k8s.io/v1
-kind: Event
-metadata: {{name: train-0.2, namespace: {ns}}}
-regarding: {{apiVersion: v1, kind: Pod, namespace: {ns}, name: train-0}}
-reason: GangWaitingForMembers
-type: Normal
-action: Waiting
-note: "Waiting for gang members: 1/4 ready"
-reportingController: GangScheduler
-reportingInstance: GangScheduler-0
-eventTime: "{}"
-series: {{count: 4, lastObservedTime: "{}"}}
-"#,
-        (now - chrono::Duration::minutes(2)).format("%Y-%m-%dT%H:%M:%S%.6fZ"),
-        now.format("%Y-%m-%dT%H:%M:%S%.6fZ")
-    );
+    let gang = gang_event(ns, None, now - chrono::Duration::minutes(2), Some((4, now)));
     kubectl(server, &["create", "-f", "-"], Some(&gang));
 }
 

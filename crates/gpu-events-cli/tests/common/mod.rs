@@ -41,3 +41,34 @@ pub fn gpu_events_output(args: &[&str], stdin: &[u8]) -> Output {
     drop(pipe);
     child.wait_with_output().unwrap()
 }
+
+/// The `events.k8s.io/v1` GangWaitingForMembers Event the real-server tests seed on Pod `train-0` of `ns`
+/// (TensorFusion's gang scheduler wording), with the Pod's uid when given and a series when `series` is
+/// `(count, lastObservedTime)`.
+pub fn gang_event(
+    ns: &str,
+    uid: Option<&str>,
+    event_time: chrono::DateTime<chrono::Utc>,
+    series: Option<(u32, chrono::DateTime<chrono::Utc>)>,
+) -> String {
+    let micro = |t: chrono::DateTime<chrono::Utc>| t.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string();
+    let uid = uid.map(|u| format!(", uid: {u}")).unwrap_or_default();
+    let series = series
+        .map(|(count, last)| format!("series: {{count: {count}, lastObservedTime: \"{}\"}}\n", micro(last)))
+        .unwrap_or_default();
+    format!(
+        r#"apiVersion: events.k8s.io/v1
+kind: Event
+metadata: {{name: train-0.2, namespace: {ns}}}
+regarding: {{apiVersion: v1, kind: Pod, namespace: {ns}, name: train-0{uid}}}
+reason: GangWaitingForMembers
+type: Normal
+action: Waiting
+note: "Waiting for gang members: 1/4 ready"
+reportingController: GangScheduler
+reportingInstance: GangScheduler-0
+eventTime: "{}"
+{series}"#,
+        micro(event_time)
+    )
+}
