@@ -242,7 +242,9 @@ fn container_status(reason: &str, init: bool, note: &str) -> Signal {
     use Confidence::{High, Medium};
     // A state with the kubelet's message (`state.waiting.message`): a start failure's runtime
     // error chain names its cause as the kubelet's `Failed` event would.
-    let said = !note.is_empty() && !note.ends_with(&format!("status: {reason}"));
+    // The readers' own `container NAME status: REASON` says nothing the reason does not.
+    let synthetic = note.strip_suffix(reason).is_some_and(|n| n.ends_with("status: "));
+    let said = !note.is_empty() && !synthetic;
     if matches!(reason, "CreateContainerError" | "RunContainerError") && said {
         let failure = crate::details::node::RuntimeFailure::classify(None, note);
         return match runtime_cause(&failure.cause, note) {

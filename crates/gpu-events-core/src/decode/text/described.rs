@@ -155,8 +155,13 @@ pub(super) fn from_command(line: &str) -> Option<Described> {
     if line.len() > 4096 || !(line.contains("describe") || line.contains("events") || line.contains("get")) {
         return None;
     }
+    let is_kubectl = |w: &&str| KUBECTLS.contains(&w.rsplit('/').next().unwrap_or(w));
+    // Most lines that say `get` are no command: look for the command word before collecting words.
+    if !line.split_whitespace().any(|w| is_kubectl(&w)) {
+        return None;
+    }
     let words: Vec<&str> = line.split_whitespace().take_while(|w| *w != "|").collect();
-    let start = words.iter().position(|w| KUBECTLS.contains(&w.rsplit('/').next().unwrap_or(w)))?;
+    let start = words.iter().position(is_kubectl)?;
     if start > 0 && !before_command(words[start - 1]) {
         return None;
     }
