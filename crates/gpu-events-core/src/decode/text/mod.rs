@@ -573,12 +573,8 @@ fn own_pod(record: &EventRecord) -> Option<(String, Option<String>)> {
         Some(Details::Node(NodeDetails::RestartBackOff(b))) => {
             b.pod.as_ref().map(|p| (p.name.clone(), Some(p.namespace.clone())))
         }
-        // The kubelet's DRA manager: `failed to fetch ResourceClaim C referenced by pod P: E`
-        // (pkg/kubelet/cm/dra/manager.go), recorded on P.
         Some(Details::Node(NodeDetails::DynamicResourcesFailed(f))) => {
-            let (_, rest) = f.error.split_once(" referenced by pod ")?;
-            let pod = rest.split([':', ' ', ',']).next().filter(|p| !p.is_empty())?;
-            Some((pod.to_owned(), None))
+            f.referencing_pod().map(|pod| (pod.to_owned(), None))
         }
         _ => None,
     }

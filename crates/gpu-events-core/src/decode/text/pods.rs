@@ -153,14 +153,13 @@ pub(super) fn waiting_message(line: &str, now: DateTime<Utc>) -> Option<EventRec
     let (container, rest) = after.split_once(' ')?;
     let pod = rest.strip_prefix("pod=")?;
     let close = pod.find(')')?;
-    let (pod_ref, uid) = pod[..close].split_once('(')?;
-    let (name, namespace) = pod_ref.split_once('_')?;
+    let pod_ref = crate::details::node::PodRef::parse(&pod[..=close])?;
     let end = line.len() - rest.len() + "pod=".len() + close + 1;
     PodStatus {
         kind: Some("Pod".to_owned()),
-        namespace: Some(namespace.to_owned()),
-        name: Some(name.to_owned()),
-        uid: Some(uid.to_owned()).filter(|u| !u.is_empty()),
+        namespace: Some(pod_ref.namespace),
+        name: Some(pod_ref.name),
+        uid: Some(pod_ref.uid),
         waiting: Some(ContainerState {
             reason: "CrashLoopBackOff".to_owned(),
             container: Some(container.to_owned()),

@@ -411,6 +411,13 @@ pub struct DynamicResourcesFailed {
 }
 
 impl DynamicResourcesFailed {
+    /// The Pod the error names as the claim's user: `failed to fetch ResourceClaim %s referenced by
+    /// pod %s: %w` (pkg/kubelet/cm/dra/manager.go, v1.32-v1.34), the Pod the event is about.
+    pub fn referencing_pod(&self) -> Option<&str> {
+        let (_, rest) = self.error.split_once(" referenced by pod ")?;
+        rest.split([':', ' ', ',']).next().filter(|pod| !pod.is_empty())
+    }
+
     /// Parse `Failed to prepare dynamic resources: %v`.
     pub fn parse(note: &str) -> Option<Self> {
         let error = note.strip_prefix("Failed to prepare dynamic resources: ")?;
