@@ -220,6 +220,8 @@ struct Tally {
     invented: usize,
     objects: usize,
     objects_right: usize,
+    /// Expected objects no diagnosis was made for (the object was not told apart, or not seen as stuck).
+    objects_missed: usize,
     wrong_high: usize,
 }
 
@@ -294,8 +296,22 @@ fn measure(text: &Text, now: DateTime<Utc>, tally: &mut Tally, misses: &mut Stri
         if good {
             objects_right += 1;
         } else {
-            let got: Vec<String> =
+            if candidates.is_empty() {
+                tally.objects_missed += 1;
+            }
+            let mut got: Vec<String> =
                 candidates.iter().map(|d| format!("{} {} ({:?})", phase_of(d), cause_of(d), d.confidence)).collect();
+            if candidates.is_empty() {
+                // Say which objects were diagnosed instead: a naming miss reads differently from no diagnosis.
+                got.extend(diagnoses.iter().map(|d| {
+                    format!(
+                        "other: {}/{} {}",
+                        d.kind().unwrap_or_else(|| "?".to_owned()),
+                        d.object.name.as_deref().unwrap_or("-"),
+                        cause_of(d)
+                    )
+                }));
+            }
             if candidates.iter().any(|d| d.confidence == Confidence::High && cause_of(d) != want) {
                 tally.wrong_high += 1;
             }
@@ -322,12 +338,12 @@ fn percent(part: usize, whole: usize) -> String {
 
 fn report(tallies: &BTreeMap<String, Tally>) -> String {
     let mut out = String::new();
-    out.push_str("| split | texts | fully right | events | read right | lost (silently) | invented | objects | diagnosed right | wrong cause, High |\n");
-    out.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
+    out.push_str("| split | texts | fully right | events | read right | lost (silently) | invented | objects | diagnosed right | no diagnosis | wrong cause, High |\n");
+    out.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (split, t) in tallies {
         let _ = writeln!(
             out,
-            "| {split} | {} | {} ({}) | {} | {} ({}) | {} ({}) | {} | {} | {} ({}) | {} |",
+            "| {split} | {} | {} ({}) | {} | {} ({}) | {} ({}) | {} | {} | {} ({}) | {} | {} |",
             t.texts,
             t.texts_right,
             percent(t.texts_right, t.texts),
@@ -340,6 +356,7 @@ fn report(tallies: &BTreeMap<String, Tally>) -> String {
             t.objects,
             t.objects_right,
             percent(t.objects_right, t.objects),
+            t.objects_missed,
             t.wrong_high
         );
     }

@@ -321,3 +321,17 @@ fn a_dra_error_names_the_pod_that_references_the_claim() {
     assert_eq!(record.reason, "FailedPrepareDynamicResources");
     assert_eq!(record.regarding.name.as_deref(), Some("train-0"));
 }
+
+#[test]
+fn a_paste_that_opens_with_a_shell_prompt_in_brackets_is_text_not_json() {
+    // corpus 108: `[root@host dir]# kubectl ...` opens with a bracket; it was read as a JSON
+    // array and the whole paste came out as one JSON syntax error.
+    let text = format!(
+        "\n[root@pc2 test]# kubectl describe pod gpu-pod\nEvents:\n  Type     Reason            Age                   From               Message\n  ----     ------            ----                  ----               -------\n{ROW}\n"
+    );
+    let (records, reported) = read(&text);
+    let [record] = records.as_slice() else { panic!("{records:?} {reported:?}") };
+    assert_eq!(record.reason, "FailedScheduling");
+    assert_eq!(record.regarding.name.as_deref(), Some("gpu-pod"));
+    assert!(reported.iter().all(|r| !r.contains("JSON")), "{reported:?}");
+}

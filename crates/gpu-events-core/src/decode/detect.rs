@@ -8,7 +8,7 @@ use super::DecodeError;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Format {
-    /// Starts with `{` or `[`: one or more JSON values.
+    /// Starts with `{` or `[` that opens a JSON object or array: one or more JSON values.
     Json,
     /// Anything else: one or more YAML documents.
     Yaml,
@@ -25,6 +25,21 @@ pub enum Format {
 pub(super) struct Start {
     pub(super) line: usize,
     pub(super) column: usize,
+}
+
+/// Whether a `{` or `[` followed by `rest` opens a JSON value of the kind an event input holds:
+/// an object opens a key or closes (`"`, `}`), an array opens an object, an array, a string or
+/// closes. Anything else (`[root@host dir]# kubectl ...`, `[2023-07-21 06:47:11] Warning ...`,
+/// `{{ template }}`) is text that happens to start with a bracket, the segmenter's concern. The
+/// same rule as the segmenter's `Shape::Json`. Undecided at the end of the buffer: JSON.
+fn opens_json(open: u8, rest: &[u8]) -> bool {
+    match rest.iter().find(|b| !b.is_ascii_whitespace()) {
+        None => true,
+        Some(b'"') => true,
+        Some(b'}') => open == b'{',
+        Some(b'{' | b'[' | b']') => open == b'[',
+        Some(_) => false,
+    }
 }
 
 /// Skip a UTF-8 byte-order mark and leading white space, and tell the format from the next byte.
@@ -53,12 +68,35 @@ pub(super) fn detect(reader: &mut impl BufRead) -> Result<(Format, Start), Decod
         }
         if skip < buf.len() {
             let format = match buf[skip] {
-                b'{' | b'[' => Format::Json,
+                open @ (b'{' | b'[') if opens_json(open, &buf[skip + 1..]) => Format::Json,
                 _ => Format::Yaml,
             };
             reader.consume(skip);
             return Ok((format, start));
         }
         reader.consume(skip);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn format(input: &str) -> Format {
+        detect(&mut input.as_bytes()).unwrap().0
+    }
+
+    #[test]
+    fn a_bracket_is_json_only_when_it_opens_an_object_or_an_array_of_them() {
+        assert_eq!(format("\n{\"kind\": \"Event\"}"), Format::Json);
+        assert_eq!(format("  [ {\"kind\": \"Event\"} ]"), Format::Json);
+        assert_eq!(format("[]"), Format::Json);
+        assert_eq!(format("{}"), Format::Json);
+        assert_eq!(format("[\n  \"a\"\n]"), Format::Json);
+        // A shell prompt, a log timestamp and a template start with brackets and are text.
+        assert_eq!(format("\n[root@pc2 test]# kubectl get pods -o wide\n"), Format::Yaml);
+        assert_eq!(format("[2023-07-21 06:47:11] Warning FailedScheduling\n"), Format::Yaml);
+        assert_eq!(format("{{ .Values.gpu }}\n"), Format::Yaml);
+        assert_eq!(format("{ not json\n"), Format::Yaml);
     }
 }
