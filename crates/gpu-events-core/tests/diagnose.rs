@@ -935,3 +935,28 @@ fn the_shortage_a_scale_up_answers_is_in_the_evidence() {
     assert_eq!(d.cause, Cause::NodeExpansionFailed);
     assert!(d.evidence.iter().any(|e| e.reason == "FailedScheduling"), "{:#?}", d.evidence);
 }
+
+#[test]
+fn a_pod_seen_waiting_takes_its_groups_cause() {
+    // corpus 101/108 (Volcano): the Pods of a stuck gang have no events of their own; a `get
+    // pods` row shows them Pending. The PodGroup's cause is theirs (rule 16), at most Medium.
+    let text = "$ kubectl get pods\nNAME            READY   STATUS    RESTARTS   AGE\ntrain-worker-0   0/1     Pending   0          5m\nother-0          0/1     Pending   0          5m\n$ kubectl describe pg train\nEvents:\n  Type     Reason         Age   From     Message\n  ----     ------         ----  ----     -------\n  Warning  Unschedulable  69s   volcano  1/1 tasks in gang unschedulable: pod group is not ready, 1 Pending, 1 minAvailable.\n";
+    let diagnoses = diagnose(&records(text));
+    let of = |name: &str| diagnoses.iter().find(|d| d.object.name.as_deref() == Some(name)).unwrap();
+    let group = of("train");
+    assert_eq!((group.cause, group.kind().as_deref()), (Cause::InsufficientResources, Some("PodGroup")));
+    let member = of("train-worker-0");
+    assert_eq!(
+        (member.phase, member.cause, member.confidence),
+        (Phase::Pending, Cause::InsufficientResources, Confidence::Medium)
+    );
+    assert_eq!(member.evidence[0].reason, "Unschedulable", "the group's event leads the evidence");
+    // A Pod the group's name does not cover stays unknown, and is still seen waiting.
+    let other = of("other-0");
+    assert_eq!((other.phase, other.cause, other.confidence), (Phase::Pending, Cause::Unknown, Confidence::Low));
+    // A Pod seen waiting beside the one unnamed group is its member.
+    let text = "NAME      READY   STATUS    RESTARTS   AGE\nsolo-0    0/1     Pending   0          5m\n\n  Normal   Unschedulable  15s (x13 over 28s)  volcano  queue resource quota insufficient\n";
+    let diagnoses = diagnose(&records(text));
+    assert_eq!(diagnoses.len(), 2, "the Pod and its unnamed PodGroup: {diagnoses:#?}");
+    assert!(diagnoses.iter().all(|d| d.cause == Cause::GpuQuotaExceeded), "{diagnoses:#?}");
+}

@@ -93,8 +93,14 @@ fn a_pods_table_is_reported_as_such() {
     let text =
         format!("NAME      READY   STATUS    RESTARTS   AGE\ngpu-pod   0/1     Pending   0          5m\n\n{ROW}\n");
     let (records, reported) = read(&text);
-    assert_eq!(records.len(), 1);
-    assert_eq!(records[0].regarding.name.as_deref(), Some("gpu-pod"));
+    // The Pending row is the Pod seen waiting (a Normal `fromStatus` record), the row its event.
+    let [status, event] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!((status.reason.as_str(), status.note.as_str()), ("Pending", "pod status: Pending"));
+    assert!(status.has_flag(gpu_events_core::Flag::FromStatus));
+    assert!(!status.known, "a phase, not Kueue's Pending reason");
+    assert_eq!(event.reason, "FailedScheduling");
+    assert_eq!(event.regarding.name.as_deref(), Some("gpu-pod"));
+    assert_eq!(status.regarding.name.as_deref(), Some("gpu-pod"));
     assert_eq!(reported, ["lines 1-2: a `kubectl get pods` table, not events"]);
 }
 

@@ -375,10 +375,13 @@ fn cluster_scoped_objects_have_no_namespace_in_tables() {
 fn a_get_pods_table_is_not_events_and_names_the_one_pod_listed() {
     let paste = "NAME                                READY     STATUS    RESTARTS   AGE\ntrain-gpu-0   0/1       Pending   0          15m\n\nEvents:\n  Type     Reason            Age                From               Message\n  ----     ------            ----               ----               -------\n  Warning  FailedScheduling  2s (x57 over 15m)  default-scheduler  0/6 nodes are available: 6 Insufficient nvidia.com/gpu.\n";
     let records = decode(paste);
-    assert_eq!(records.len(), 1, "{records:?}");
-    assert_eq!(records[0].reason, "FailedScheduling");
-    assert_eq!(records[0].regarding.name.as_deref(), Some("train-gpu-0"));
-    assert_eq!(records[0].count, 57);
+    // The row is the Pod's status (Pending, flagged fromStatus), not an event.
+    let events: Vec<_> = records.iter().filter(|r| !r.has_flag(Flag::FromStatus)).collect();
+    assert_eq!(events.len(), 1, "{records:?}");
+    assert_eq!(events[0].reason, "FailedScheduling");
+    assert_eq!(events[0].regarding.name.as_deref(), Some("train-gpu-0"));
+    assert_eq!(events[0].count, 57);
+    assert_eq!(records.len(), 2);
 }
 
 #[test]

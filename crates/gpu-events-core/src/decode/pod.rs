@@ -48,6 +48,16 @@ pub(crate) struct PodStatus {
     pub(crate) unschedulable: Option<String>,
     /// When the status was true: `now` for a pasted describe, the newest time in an object.
     pub(crate) time: Option<DateTime<Utc>>,
+    /// A phase that says the Pod is waiting (`Pending`, or `ContainerCreating` in a `get pods`
+    /// STATUS) when nothing else in the status says why: the Pod is seen, stuck, and the input
+    /// may say why elsewhere (its gang's events, a quoted message).
+    pub(crate) waiting_phase: Option<&'static str>,
+}
+
+/// The phases [`PodStatus::waiting_phase`] takes, as `status.phase` or kubectl's STATUS
+/// column writes them.
+pub(crate) fn waiting_phase(text: &str) -> Option<&'static str> {
+    ["Pending", "ContainerCreating"].into_iter().find(|p| *p == text)
 }
 
 impl PodStatus {
@@ -64,6 +74,7 @@ impl PodStatus {
             reason: text(Some(status), "reason"),
             message: text(Some(status), "message"),
             time: newest_time(&Value::Object(status.clone())),
+            waiting_phase: status.get("phase").and_then(Value::as_str).and_then(waiting_phase),
             ..PodStatus::default()
         };
         pod.unschedulable = status.get("conditions").and_then(Value::as_array).into_iter().flatten().find_map(|c| {
@@ -122,11 +133,14 @@ impl PodStatus {
                 };
                 (state.reason.as_str(), Some(note), state.field_path())
             }
-            (None, None) => match &self.unschedulable {
-                Some(message) => ("FailedScheduling", Some(message.clone()), None),
-                None => return None,
+            (None, None) => match (&self.unschedulable, self.waiting_phase) {
+                (Some(message), _) => ("FailedScheduling", Some(message.clone()), None),
+                (None, Some(phase)) => (phase, Some(format!("pod status: {phase}")), None),
+                (None, None) => return None,
             },
         };
+        // A phase is no warning: the Pod waits, and the rest of the input may say why.
+        let type_ = if reason == self.waiting_phase.unwrap_or_default() { "Normal" } else { "Warning" };
         let regarding = ObjectReference {
             kind: Some(self.kind.clone().unwrap_or_else(|| "Pod".to_owned())),
             namespace: self.namespace.clone(),
@@ -138,7 +152,7 @@ impl PodStatus {
         Some(
             RawEvent {
                 reason: Some(reason),
-                type_: Some("Warning"),
+                type_: Some(type_),
                 note: note.as_deref(),
                 regarding,
                 namespace: self.namespace.as_deref(),
@@ -146,6 +160,7 @@ impl PodStatus {
                 first: [self.time, None, None],
                 approximate_time: true,
                 from_status: true,
+                status_word: Some(reason) == self.waiting_phase,
                 ..RawEvent::default()
             }
             .into_record(),
@@ -157,12 +172,14 @@ impl PodStatus {
 /// the Pod as it is when read): its status reason and message (`UnexpectedAdmissionError`,
 /// `Evicted`), else the first container killed for memory, else the first waiting one, named in
 /// `regarding.fieldPath`, else an `Unschedulable` `PodScheduled` condition as the
-/// `FailedScheduling` it mirrors. `None` when the status says nothing is wrong. Live tools add it to the
+/// `FailedScheduling` it mirrors. `None` when the status says nothing is wrong (a phase alone,
+/// `Pending`, is not a record here: a pasted one is, so that the Pod is an object of the paste). Live tools add it to the
 /// Pod's events before [`diagnose`](crate::diagnose::diagnose).
 pub fn pod_status_record(pod: &k8s_openapi::api::core::v1::Pod, now: DateTime<Utc>) -> Option<EventRecord> {
     let value = serde_json::to_value(pod).ok()?;
     let status = PodStatus::of_object(value.as_object()?)?;
-    PodStatus { time: Some(now), ..status }.record()
+    // A live tool asked for the Pod: its phase alone adds nothing to its events.
+    PodStatus { time: Some(now), waiting_phase: None, ..status }.record()
 }
 
 /// The newest RFC 3339 time anywhere in a status (`startTime`, conditions'

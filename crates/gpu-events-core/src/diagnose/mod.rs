@@ -63,6 +63,10 @@
 //!     the object's events, which could contradict it, are not in the input.
 //! 15. A waiting container's message (`RunContainerError`'s runtime chain) names the runtime
 //!     cause as the kubelet's `Failed` event would (corpus 160).
+//! 16. A Pod seen waiting with no cause of its own (a `get pods` row or a describe that says
+//!     `Pending`, nothing else) takes the cause of its group: the PodGroup, Job or Workload it
+//!     belongs to by the controllers' naming, or the one group of the input when that is
+//!     unnamed; a Job takes its PodGroup's. At most Medium (corpus 101, 108).
 //!
 //! # FitErrors: which per-node reason is the cause
 //!
@@ -228,7 +232,64 @@ pub fn diagnose(records: &[EventRecord]) -> Vec<Diagnosis> {
     for record in records {
         by_object.entry(ObjectKey::of(record)).or_default().push(record);
     }
-    by_object.into_iter().filter_map(|(object, records)| diagnose_object(object, &records)).collect()
+    let mut diagnoses: Vec<Diagnosis> =
+        by_object.into_iter().filter_map(|(object, records)| diagnose_object(object, &records)).collect();
+    inherit_group_causes(&mut diagnoses);
+    diagnoses
+}
+
+/// Kinds whose objects stand for a group of Pods that wait together (a gang, a job, a queued
+/// workload): when one is stuck on a cause, its Pods are stuck on it too (rule 16).
+const GROUP_KINDS: &[&str] = &["PodGroup", "Job", "Workload", "TensorFusionWorkload", "RayCluster", "RayJob"];
+
+/// Whether `member` (a Pod, or the Job of a PodGroup) belongs to `group` by the names the
+/// controllers give: Volcano's Pods are `<job>-<task>-<index>` and its PodGroups `<job>` or
+/// `<job>-<uid>`, a Job's Pods `<job>-<suffix>`, KAI's PodGroups `pg-<pod>-<uid>`, Kueue's
+/// Workloads `<kind>-<name>-<hash>`. An unnamed group is anyone's when it is the only group.
+fn member_of(member: &ObjectKey, group: &ObjectKey, only_group: bool) -> bool {
+    let namespaces_agree = match (&member.namespace, &group.namespace) {
+        (Some(a), Some(b)) => a == b,
+        _ => true,
+    };
+    let named = match (member.name.as_deref(), group.name.as_deref()) {
+        (Some(m), Some(g)) => {
+            let prefix = |long: &str, short: &str| long.strip_prefix(short).is_some_and(|rest| rest.starts_with('-'));
+            prefix(m, g) || prefix(g, m) || (m.len() >= 4 && g.split('-').count() > 2 && g.contains(m))
+        }
+        (Some(_), None) => only_group,
+        _ => false,
+    };
+    namespaces_agree && named
+}
+
+/// Rule 16: a Pod (or a Job) seen waiting with no cause of its own takes the cause of the group
+/// it belongs to (its PodGroup, Job or Workload, [`member_of`]), at most Medium: the group's
+/// events are about it, not its own. Its evidence leads with the group's.
+fn inherit_group_causes(diagnoses: &mut [Diagnosis]) {
+    let group_kind = |d: &Diagnosis| d.kind().is_some_and(|k| GROUP_KINDS.contains(&k.as_str()));
+    let groups: Vec<Diagnosis> =
+        diagnoses.iter().filter(|d| d.cause != Cause::Unknown && group_kind(d)).cloned().collect();
+    let only_group = groups.len() == 1;
+    for diagnosis in diagnoses.iter_mut().filter(|d| d.cause == Cause::Unknown) {
+        let kind = diagnosis.kind();
+        let may_inherit = matches!(kind.as_deref(), Some("Pod" | "Job") | None);
+        if !may_inherit || diagnosis.object.name.is_none() {
+            continue;
+        }
+        let found = groups.iter().find(|group| {
+            group.object != diagnosis.object
+                && member_of(&diagnosis.object, &group.object, only_group)
+                // A Job takes only a PodGroup's cause (its own gang), not another Job's.
+                && (kind.as_deref() != Some("Job") || group.object.kind.as_deref() == Some("PodGroup"))
+        });
+        if let Some(group) = found {
+            diagnosis.cause = group.cause;
+            diagnosis.confidence = group.confidence.min(Confidence::Medium);
+            let own = std::mem::take(&mut diagnosis.evidence);
+            diagnosis.evidence = group.evidence.iter().cloned().chain(own).collect();
+            diagnosis.next_steps.clone_from(&group.next_steps);
+        }
+    }
 }
 
 impl ObjectKey {

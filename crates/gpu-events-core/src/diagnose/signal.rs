@@ -261,6 +261,9 @@ fn container_status(reason: &str, init: bool, note: &str) -> Signal {
         }
         "CreateContainerConfigError" => cause(Phase::ContainerCreating, Cause::ConfigNotFound, Medium),
         "CreateContainerError" | "RunContainerError" => cause(Phase::ContainerCreating, Cause::Unknown, Medium),
+        // A Pod seen waiting (`pod status: Pending`, a Normal record): stuck, why unknown here.
+        "Pending" if synthetic => cause(Phase::Pending, Cause::Unknown, Confidence::Low),
+        "ContainerCreating" if synthetic => cause(Phase::ContainerCreating, Cause::Unknown, Confidence::Low),
         "ContainerCreating" | "PodInitializing" => phase(Phase::ContainerCreating),
         _ => NONE,
     }

@@ -75,6 +75,12 @@ impl ReasonName {
         }
     }
 
+    /// A wire string not looked up in the catalogue: a status word that shares its spelling with
+    /// a reason (`Pending`, a Pod's phase, is also Kueue's reason about Workloads).
+    pub(crate) fn uncatalogued(wire: &str) -> Self {
+        ReasonName { known: None, raw: Some(wire.into()) }
+    }
+
     /// The wire string, exactly as received.
     pub fn as_str(&self) -> &str {
         match (&self.raw, self.known) {

@@ -42,6 +42,9 @@ pub(crate) struct RawEvent<'a> {
     pub(crate) from_status: bool,
     /// The reason was recognized from the note alone (the input gave none).
     pub(crate) inferred_reason: bool,
+    /// The reason is a status word (a Pod phase such as `Pending`), not an event reason: it is
+    /// not looked up in the catalogue (Kueue records a `Pending` of its own, about Workloads).
+    pub(crate) status_word: bool,
 }
 
 /// Rows sharing a wire string (the gang reasons of TensorFusion's scheduler plugin and gang
@@ -81,12 +84,16 @@ impl RawEvent<'_> {
             None => (String::new(), false),
         };
         let type_ = self.type_.map(EventType::parse);
-        let mut reason = ReasonName::resolve_with(
-            self.reason.unwrap_or(""),
-            self.reporting_controller,
-            self.regarding.kind.as_deref(),
-            type_.as_ref(),
-        );
+        let mut reason = if self.status_word {
+            ReasonName::uncatalogued(self.reason.unwrap_or(""))
+        } else {
+            ReasonName::resolve_with(
+                self.reason.unwrap_or(""),
+                self.reporting_controller,
+                self.regarding.kind.as_deref(),
+                type_.as_ref(),
+            )
+        };
         let info = reason.info();
 
         // An empty note carries nothing to parse (and nothing is lost).
@@ -200,6 +207,7 @@ impl From<&core::Event> for EventRecord {
             approximate_time: false,
             from_status: false,
             inferred_reason: false,
+            status_word: false,
         }
         .into_record()
     }
@@ -239,6 +247,7 @@ impl From<&events::Event> for EventRecord {
             approximate_time: false,
             from_status: false,
             inferred_reason: false,
+            status_word: false,
         }
         .into_record()
     }

@@ -27,6 +27,8 @@ pub(super) struct Described {
     waiting: Option<ContainerState>,
     /// The first container whose state or last state is `Terminated` `Reason: OOMKilled`.
     oom_killed: Option<ContainerState>,
+    /// `Status: Pending` (a Pod's phase), kept for a Pod only: a PVC's describe says it too.
+    phase: Option<&'static str>,
 }
 
 impl Described {
@@ -59,6 +61,7 @@ impl Described {
             "Namespace" => self.namespace = Some(value.to_owned()),
             "Kind" => self.kind = Some(value.to_owned()),
             "Reason" if !value.is_empty() => self.status_reason = Some(value.to_owned()),
+            "Status" => self.phase = crate::decode::pod::waiting_phase(value),
             "Message" if !value.is_empty() => self.status_message = Some(value.to_owned()),
             "Init Containers" => self.containers = Some(true),
             "Containers" => self.containers = Some(false),
@@ -162,7 +165,12 @@ pub(super) fn from_command(line: &str) -> Option<Described> {
     }
     let words: Vec<&str> = line.split_whitespace().take_while(|w| *w != "|").collect();
     let start = words.iter().position(is_kubectl)?;
-    if start > 0 && !before_command(words[start - 1]) {
+    // A list's marker may open the line (`2. kubectl get po -n ns`, `* kubectl ...`, `→ kubectl`).
+    let list_marker = |w: &str| {
+        matches!(w, "*" | "•" | "→" | "+")
+            || w.strip_suffix(['.', ')']).is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    if start > 0 && !before_command(words[start - 1]) && !(start == 1 && list_marker(words[0])) {
         return None;
     }
     let mut namespace = None;
@@ -269,6 +277,7 @@ pub(super) fn status_record(described: &Described, now: DateTime<Utc>) -> Option
         // `kubectl describe` prints conditions without their messages.
         unschedulable: None,
         time: Some(now),
+        waiting_phase: described.phase.filter(|_| described.kind.as_deref() == Some("Pod")),
     }
     .record()
 }
@@ -320,6 +329,13 @@ mod command_tests {
             Some((String::new(), String::new(), Some("gpu-test3".into())))
         );
         assert_eq!(of("kubectl get po -n gpu-test3"), Some((String::new(), String::new(), Some("gpu-test3".into()))));
+        // A list marker before the command (corpus 113's numbered steps).
+        assert_eq!(
+            of("2. kubectl get po -n gpu-test3"),
+            Some((String::new(), String::new(), Some("gpu-test3".into())))
+        );
+        assert_eq!(of("→ kubectl describe pod x"), Some(("Pod".into(), "x".into(), None)));
+        assert_eq!(of("version 2. kubectl describe pod x"), None);
         assert_eq!(of("kubectl logs x-0 -n ns-a"), None);
     }
 }

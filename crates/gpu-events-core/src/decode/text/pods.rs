@@ -23,8 +23,9 @@ pub(super) struct ListedPod {
 impl ListedPod {
     /// The record STATUS is when it names a problem: a Pod status reason the catalogue knows
     /// (`UnexpectedAdmissionError`, `Evicted`, `OutOfnvidia.com/gpu`) or a container state
-    /// (`CrashLoopBackOff`, `Init:ImagePullBackOff`, `OOMKilled`); `None` for phases and
-    /// states that are no problem (`Running`, `Pending`, `ContainerCreating`, `Completed`).
+    /// (`CrashLoopBackOff`, `Init:ImagePullBackOff`, `OOMKilled`); a Normal record of a waiting
+    /// phase (`Pending`, `ContainerCreating`); `None` for phases and states that are no problem
+    /// (`Running`, `Completed`).
     pub(super) fn status_record(&self, now: DateTime<Utc>) -> Option<EventRecord> {
         let (init, reason) = match self.status.strip_prefix("Init:") {
             Some(reason) => (true, reason),
@@ -32,6 +33,19 @@ impl ListedPod {
         };
         let fine =
             ["Running", "Pending", "ContainerCreating", "PodInitializing", "Completed", "Succeeded", "Terminating"];
+        if let Some(phase) = crate::decode::pod::waiting_phase(reason).filter(|_| !init) {
+            // Seen waiting: a Normal record of the phase, so that the Pod is an object of the
+            // paste (its gang's or its quoted message's cause may be read for it).
+            let status = PodStatus {
+                kind: Some("Pod".to_owned()),
+                namespace: self.namespace.clone(),
+                name: Some(self.name.clone()),
+                time: Some(now),
+                waiting_phase: Some(phase),
+                ..PodStatus::default()
+            };
+            return status.record();
+        }
         if fine.contains(&reason) || (init && reason.contains('/')) || reason.is_empty() {
             return None;
         }
@@ -127,14 +141,19 @@ mod tests {
         let init = status("x-0   0/1     Init:CrashLoopBackOff   4          3m").unwrap();
         assert_eq!(init.regarding.field_path, None);
         assert!(init.note.starts_with("init container") || init.note.contains("CrashLoopBackOff"), "{}", init.note);
-        // Phases and progress are no problem.
-        for line in [
-            "a   1/1   Running   0   1h",
-            "b   0/1   Pending   0   1m",
-            "c   0/1   ContainerCreating   0   1m",
-            "d   0/1   Init:0/2   0   1m",
-        ] {
+        // Progress is no problem.
+        for line in ["a   1/1   Running   0   1h", "d   0/1   Init:0/2   0   1m", "e   0/1   Completed   0   1m"] {
             assert!(status(line).is_none(), "{line}");
+        }
+        // A Pod waiting is seen: a Normal record of its phase, not a catalogue reason.
+        for (line, phase) in
+            [("b   0/1   Pending   0   1m", "Pending"), ("c   0/1   ContainerCreating   0   1m", "ContainerCreating")]
+        {
+            let record = status(line).unwrap();
+            assert_eq!(record.reason.as_str(), phase);
+            assert_eq!(record.note, format!("pod status: {phase}"));
+            assert_eq!(record.type_, Some(crate::EventType::Normal));
+            assert!(!record.known && record.has_flag(crate::Flag::FromStatus));
         }
     }
 }
