@@ -37,9 +37,12 @@ fn runtime_chains_name_the_runtime_cause() {
     let diagnoses = diagnose(&records(case(include_str!(
         "../../../tests/fixtures/cases/011-gpu-operator-must-gather-get-events.txt"
     ))));
-    let sandbox: Vec<_> = diagnoses.iter().filter(|d| d.cause == Cause::NvidiaRuntimeMissing).collect();
+    // `no runtime for "nvidia" is configured`: the handler is missing (what the runtime says);
+    // the toolkit that configures it is the other reading.
+    let sandbox: Vec<_> = diagnoses.iter().filter(|d| d.cause == Cause::RuntimeHandlerMissing).collect();
     assert_eq!(sandbox.len(), 4, "{diagnoses:#?}");
     assert!(sandbox.iter().all(|d| d.phase == Phase::ContainerCreating));
+    assert!(sandbox.iter().all(|d| d.also_possible.iter().any(|a| a.cause == Cause::NvidiaRuntimeMissing)));
     let (phase, cause, _) = single(case(fixture!("007-dra-cdi-unresolvable-k8s-gpu.txt")));
     assert_eq!((phase, cause), (Phase::ContainerCreating, Cause::CdiDeviceUnresolvable));
 }
@@ -82,7 +85,7 @@ fn the_bundled_sample_gets_a_diagnosis_per_stuck_pod() {
     // The older quota error is evidence for another cause: less than High.
     assert_eq!(find("llama-train-3").confidence, Confidence::Medium);
 
-    assert_eq!(find("nvidia-dcgm-exporter-qd6vj").cause, Cause::NvidiaRuntimeMissing);
+    assert_eq!(find("nvidia-dcgm-exporter-qd6vj").cause, Cause::RuntimeHandlerMissing);
     assert_eq!(find("nvidia-example-workload").cause, Cause::CdiDeviceUnresolvable);
     assert_eq!(find("gpu-pod").cause, Cause::DevicePluginUnavailable);
     assert_eq!(find("cuda-vectoradd-kata").cause, Cause::ColdPlugFailed);
@@ -148,7 +151,7 @@ fn the_summary_counts_reasons_and_diagnosed_causes() {
     assert_eq!(report.by_reason["GangWaitingForMembers"], 2);
     let diagnosed = diagnose(&records);
     assert_eq!(report.by_cause.values().sum::<u64>(), diagnosed.len() as u64);
-    assert_eq!(report.by_cause["nvidia-runtime-missing"], 1);
+    assert_eq!(report.by_cause["runtime-handler-missing"], 1);
     let json = serde_json::to_value(&report).unwrap();
     assert!(json["byReason"].is_object() && json["byCause"].is_object() && json["records"].is_u64());
 
@@ -733,14 +736,19 @@ fn other_supported_causes_are_listed_as_also_possible() {
     let text = "  Warning  FailedMount             5m  kubelet  MountVolume.SetUp failed for volume \"data\" : hostPath type check failed: /mnt/data is not a directory\n  Warning  FailedCreatePodSandBox  1m  kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for \"nvidia\" is configured\n";
     let diagnoses = diagnose(&records(text));
     let [d] = diagnoses.as_slice() else { panic!("{diagnoses:#?}") };
-    assert_eq!(d.cause, Cause::NvidiaRuntimeMissing);
-    let [alternative] = d.also_possible.as_slice() else { panic!("{:#?}", d.also_possible) };
+    assert_eq!(d.cause, Cause::RuntimeHandlerMissing);
+    // The same record's other reading (the toolkit never configured the handler), then the mount.
+    let [toolkit, alternative] = d.also_possible.as_slice() else { panic!("{:#?}", d.also_possible) };
+    assert_eq!(
+        (toolkit.cause, toolkit.evidence[0].reason.as_str()),
+        (Cause::NvidiaRuntimeMissing, "FailedCreatePodSandBox")
+    );
     assert_eq!((alternative.cause, alternative.confidence), (Cause::VolumeMountFailed, Confidence::Medium));
     assert_eq!(alternative.evidence.len(), 1);
     assert_eq!(alternative.evidence[0].reason, "FailedMount");
     // In JSON as `alsoPossible`, and read back.
     let json = serde_json::to_value(d).unwrap();
-    assert_eq!(json["alsoPossible"][0]["cause"], "volume-mount-failed");
+    assert_eq!(json["alsoPossible"][1]["cause"], "volume-mount-failed");
     let back: gpu_events_core::diagnose::Diagnosis = serde_json::from_value(json).unwrap();
     assert_eq!(&back, d);
     // The fallout of an admission failure is not an alternative (rule 1).

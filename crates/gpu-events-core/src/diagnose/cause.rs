@@ -153,10 +153,11 @@ causes! {
         Ascend: "npu-smi info   # on the node",
         "if the fault persists, cordon the node and reset or replace the device",
     ]),
-    RuntimeHandlerMissing("runtime-handler-missing", "The container runtime has no handler for the Pod's RuntimeClass.", [
+    RuntimeHandlerMissing("runtime-handler-missing", "The container runtime has no handler for the Pod's RuntimeClass (for `nvidia`: the NVIDIA container toolkit did not configure it on the node, or the Pod should not ask for that RuntimeClass).", [
         "kubectl get runtimeclass",
         Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.runtimeClassName}'",
         "check the containerd config on the node for the runtime handler",
+        Nvidia: "kubectl get pods -A -o wide | grep -E 'toolkit|driver'   # the NVIDIA container toolkit configures the nvidia handler",
     ]),
     NvidiaRuntimeMissing("nvidia-runtime-missing", "The NVIDIA container runtime or toolkit is missing or broken on the node.", [
         "kubectl get pods -n gpu-operator -o wide | grep -E 'toolkit|driver'",

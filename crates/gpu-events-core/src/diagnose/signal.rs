@@ -333,7 +333,9 @@ fn kubelet_signal(reason: KubeletReason, record: &EventRecord, details: Option<&
             Some(NodeDetails::ImagePullFailed(_)) => cause(Phase::ContainerCreating, Cause::ImagePullFailed, High),
             Some(NodeDetails::RuntimeFailure(failure)) => match runtime_cause(&failure.cause, &failure.error) {
                 Cause::Unknown => cause(Phase::ContainerCreating, Cause::Unknown, Medium),
-                found => cause(Phase::ContainerCreating, found, High),
+                found => {
+                    Signal { also: nvidia_handler(&failure.cause), ..cause(Phase::ContainerCreating, found, High) }
+                }
             },
             Some(NodeDetails::ContainerWaiting(waiting)) if waiting.reason.contains("Image") => {
                 cause(Phase::ContainerCreating, Cause::ImagePullFailed, Medium)
@@ -417,6 +419,17 @@ pub(super) fn mentions_xid(text: &str) -> bool {
 }
 
 /// A runtime failure's cause, with the GPU markers that point at the driver.
+/// `nvidia-runtime-missing` as the other reading of a missing handler named for NVIDIA's runtime
+/// (the container toolkit configures that handler in containerd or CRI-O).
+fn nvidia_handler(runtime: &RuntimeCause) -> Option<Cause> {
+    match runtime {
+        RuntimeCause::RuntimeHandlerMissing { handler } if handler.to_ascii_lowercase().contains("nvidia") => {
+            Some(Cause::NvidiaRuntimeMissing)
+        }
+        _ => None,
+    }
+}
+
 fn runtime_cause(runtime: &RuntimeCause, error: &str) -> Cause {
     let lower = error.to_ascii_lowercase();
     if lower.contains("driver not loaded")
@@ -427,9 +440,10 @@ fn runtime_cause(runtime: &RuntimeCause, error: &str) -> Cause {
         return Cause::CudaDriverMismatch;
     }
     match runtime {
-        RuntimeCause::RuntimeHandlerMissing { handler } if handler.to_ascii_lowercase().contains("nvidia") => {
-            Cause::NvidiaRuntimeMissing
-        }
+        // The runtime says which layer failed: no handler of that name in its configuration
+        // (`no runtime for "nvidia" is configured`) is the handler, whatever its name; the
+        // NVIDIA runtime missing is its binary not found (below). A missing `nvidia` handler
+        // is most often the toolkit never configured: an "also possible" ([`nvidia_handler`]).
         RuntimeCause::RuntimeHandlerMissing { .. } | RuntimeCause::RuntimeClassNotFound { .. } => {
             Cause::RuntimeHandlerMissing
         }
