@@ -86,6 +86,30 @@ pub fn mentions_accelerator(text: &str) -> bool {
     .any(is_accelerator)
 }
 
+/// Containers that GPU components run as init containers, by name: a crash loop of one leaves
+/// its Pod `Init:CrashLoopBackOff` (phase Pending) even where the input does not say `init`
+/// (a back-off note names only the container). Sources: NVIDIA gpu-operator
+/// `assets/state-operator-validation/0500_daemonset.yaml` (the validator's `driver-`,
+/// `toolkit-`, `cuda-`, `plugin-validation`; the operands' `toolkit-validation` and
+/// `driver-validation` waits; the CUDA and plugin validator Pods' `cuda-validation` and
+/// `plugin-validation`); GoogleCloudPlatform/container-engine-accelerators
+/// `nvidia-driver-installer/*/daemonset.yaml` (`nvidia-driver-installer`, beside a `pause`
+/// container).
+pub const INIT_CONTAINERS: &[&str] = &[
+    "driver-validation",
+    "toolkit-validation",
+    "cuda-validation",
+    "plugin-validation",
+    "mofed-validation",
+    "vfio-pci-validation",
+    "nvidia-driver-installer",
+];
+
+/// Whether `container` is one of [`INIT_CONTAINERS`].
+pub fn is_init_container(container: &str) -> bool {
+    INIT_CONTAINERS.contains(&container)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

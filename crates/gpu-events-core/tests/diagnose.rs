@@ -968,3 +968,34 @@ fn a_pod_seen_waiting_takes_its_groups_cause() {
     assert_eq!(diagnoses.len(), 2, "the Pod and its unnamed PodGroup: {diagnoses:#?}");
     assert!(diagnoses.iter().all(|d| d.cause == Cause::GpuQuotaExceeded), "{diagnoses:#?}");
 }
+
+#[test]
+fn an_init_containers_crash_loop_leaves_the_pod_pending() {
+    let phase_of = |text: &str| {
+        let diagnoses = diagnose(&records(text));
+        let [d] = diagnoses.as_slice() else { panic!("{diagnoses:#?}") };
+        (d.phase, d.cause, d.next_steps.clone())
+    };
+    // corpus 214: `get pods` says Init:CrashLoopBackOff without naming the container.
+    let (phase, cause, _) = phase_of(
+        "NAME                          READY   STATUS                  RESTARTS       AGE\nnvidia-cuda-validator-q6m4x   0/1     Init:CrashLoopBackOff   5 (115s ago)   4m51s\n",
+    );
+    assert_eq!((phase, cause), (Phase::InitCrashLoopBackOff, Cause::CrashLoop));
+    // corpus 213: a describe pasted from its middle (`Controlled By:`, `Init Containers:`).
+    let (phase, ..) = phase_of(
+        "Controlled By:  DaemonSet/nvidia-driver-installer\nInit Containers:\n  nvidia-driver-installer:\n    Image:          gke-nvidia-installer:fixed\n    State:          Waiting\n      Reason:       CrashLoopBackOff\n    Last State:     Terminated\n      Reason:       Error\n",
+    );
+    assert_eq!(phase, Phase::InitCrashLoopBackOff);
+    // corpus 184: the GPU Operator's validator runs `cuda-validation` as an init container; the
+    // back-off note names only the container.
+    let (phase, cause, steps) = phase_of(
+        "  Warning  BackOff  9s (x7 over 73s)  kubelet  Back-off restarting failed container cuda-validation in pod nvidia-cuda-validator-h7h8p_gpu-operator(e5d64f72-86c8-4c90-936a-aa59a005abba)\n",
+    );
+    assert_eq!((phase, cause), (Phase::InitCrashLoopBackOff, Cause::CrashLoop));
+    assert!(steps.iter().any(|s| s.contains("initContainerStatuses")), "{steps:#?}");
+    // Another container's back-off is the Pod's own crash loop.
+    let (phase, ..) = phase_of(
+        "  Warning  BackOff  9s (x7 over 73s)  kubelet  Back-off restarting failed container main in pod train-0_ml(e5d64f72-86c8-4c90-936a-aa59a005abba)\n",
+    );
+    assert_eq!(phase, Phase::CrashLoopBackOff);
+}

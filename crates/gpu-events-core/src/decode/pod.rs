@@ -129,6 +129,7 @@ impl PodStatus {
                 let note = match &state.container {
                     Some(name) if state.init => format!("init container {name} status: {}", state.reason),
                     Some(name) => format!("container {name} status: {}", state.reason),
+                    None if state.init => format!("init container status: {}", state.reason),
                     None => format!("container status: {}", state.reason),
                 };
                 (state.reason.as_str(), Some(note), state.field_path())

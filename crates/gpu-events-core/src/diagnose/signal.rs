@@ -228,7 +228,23 @@ fn is_missing_config(note: &str) -> bool {
 
 /// Whether the record is about an init container (its `fieldPath`).
 fn in_init_container(record: &EventRecord) -> bool {
-    record.regarding.field_path.as_deref().is_some_and(|p| p.starts_with("spec.initContainers"))
+    match record.regarding.field_path.as_deref() {
+        Some(path) => path.starts_with("spec.initContainers"),
+        // A status that says an init container without naming it (`Init:CrashLoopBackOff`);
+        // a back-off note that names a container GPU components run as an init container.
+        None => {
+            (record.has_flag(crate::Flag::FromStatus) && record.note.starts_with("init container "))
+                || back_off_container(record).is_some_and(crate::accelerators::is_init_container)
+        }
+    }
+}
+
+/// The container a back-off note names (`Back-off restarting failed container C in pod P`).
+pub(super) fn back_off_container(record: &EventRecord) -> Option<&str> {
+    match &record.details {
+        Some(Details::Node(NodeDetails::RestartBackOff(back_off))) => back_off.container.as_deref(),
+        _ => None,
+    }
 }
 
 /// The cause of a node lacking `resource`: GPUs, or something else.

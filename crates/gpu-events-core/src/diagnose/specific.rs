@@ -116,9 +116,8 @@ fn container_steps(object: &ObjectKey, evidence: &[&EventRecord]) -> Vec<String>
         let (list, rest) = path.split_once('{')?;
         Some((rest.strip_suffix('}')?.to_owned(), list == "spec.initContainers"))
     };
-    let from_note = |r: &&EventRecord| match &r.details {
-        Some(Details::Node(NodeDetails::RestartBackOff(back_off))) => back_off.container.clone().map(|c| (c, false)),
-        _ => None,
+    let from_note = |r: &&EventRecord| {
+        super::signal::back_off_container(r).map(|c| (c.to_owned(), crate::accelerators::is_init_container(c)))
     };
     let named = evidence.iter().find_map(from_path).or_else(|| evidence.iter().find_map(from_note));
     let Some((container, init)) = named else {

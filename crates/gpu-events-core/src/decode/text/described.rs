@@ -47,7 +47,11 @@ impl Described {
         }
         // Outside a describe only its opening fields start one; prose ending in `:` does not.
         let padded = value.trim().is_empty() || value.starts_with("  ") || value.starts_with('\t');
+        // A describe pasted from its middle opens at a Pod's own fields (`Controlled By:  X`,
+        // `Init Containers:`).
+        let pod_field = matches!(key, "Init Containers" | "Controlled By") && padded;
         let field = matches!(key, "Name" | "Namespace" | "Kind" | "Status" | "Reason" | "Message")
+            || pod_field
             || inside && padded && key.starts_with(|c: char| c.is_ascii_uppercase()) && key.split(' ').count() <= 5;
         if !field {
             return false;

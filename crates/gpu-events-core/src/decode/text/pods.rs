@@ -182,7 +182,8 @@ pub(super) fn waiting_message(line: &str, now: DateTime<Utc>) -> Option<EventRec
         waiting: Some(ContainerState {
             reason: "CrashLoopBackOff".to_owned(),
             container: Some(container.to_owned()),
-            init: false,
+            // The message does not say which list; GPU components' known init containers do.
+            init: crate::accelerators::is_init_container(container),
             message: Some(line[start..end].to_owned()),
         }),
         time: Some(now),
