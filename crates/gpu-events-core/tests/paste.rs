@@ -341,3 +341,19 @@ fn a_paste_that_opens_with_a_shell_prompt_in_brackets_is_text_not_json() {
     assert_eq!(record.regarding.name.as_deref(), Some("gpu-pod"));
     assert!(reported.iter().all(|r| !r.contains("JSON")), "{reported:?}");
 }
+
+#[test]
+fn unnamed_events_beside_a_pods_table_are_the_one_stuck_pods() {
+    // corpus 207: three operand Pods, one not ready; the pasted row names no object.
+    let text = "NAME                                       READY   STATUS     RESTARTS   AGE\nnvidia-container-toolkit-daemonset-xpb75   1/1     Running    0          6h28m\nnvidia-device-plugin-daemonset-dz822       0/1     Init:0/1   0          6h25m\nnvidia-driver-daemonset-9k77n              1/1     Running    0          6h30m\nand in the description of the DevicePlugin:\nWarning  FailedCreatePodSandBox  4m15s (x1760 over 6h24m)  kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to find runtime handler nvidia from runtime list map[runc:0xc00044e460]\n";
+    let (records, _) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!(record.regarding.name.as_deref(), Some("nvidia-device-plugin-daemonset-dz822"));
+    // Two Pods stuck: the row's object is not guessed.
+    let two = text.replace("1/1     Running    0          6h30m", "0/1     Init:0/1   0          6h30m");
+    let (records, _) = read(&two);
+    assert_eq!(
+        records.iter().filter(|r| r.regarding.name.is_some() && r.reason == "FailedCreatePodSandBox").count(),
+        0
+    );
+}

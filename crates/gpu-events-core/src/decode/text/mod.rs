@@ -133,14 +133,23 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
     flush(&mut pending, now, &mut out);
     out.extend(status_record(&described, now).map(Ok));
     name_from_notes(&mut out);
-    if let [pod, rest @ ..] = listed.as_slice()
-        && rest.iter().all(|p| p == pod)
-    {
+    // Unnamed events beside a `get pods` table are about the one Pod it lists, or else the one
+    // it lists stuck (not ready, not done) among Pods that run.
+    let stuck: Vec<pods::ListedPod> = listed.iter().filter(|p| p.stuck()).cloned().collect();
+    if let Some(pod) = only_pod(&listed).or_else(|| only_pod(&stuck)) {
         name_unnamed_pods(&mut out, &pod.name, pod.namespace.as_deref());
     }
     kind_for_the_section(&mut out);
     account(input, &uses, &mut out);
     out
+}
+
+/// The one Pod `pods` lists (perhaps in several rows).
+fn only_pod(pods: &[pods::ListedPod]) -> Option<&pods::ListedPod> {
+    match pods {
+        [pod, rest @ ..] if rest.iter().all(|p| p.name == pod.name) => Some(pod),
+        _ => None,
+    }
 }
 
 /// The readers' state between lines.

@@ -18,9 +18,17 @@ pub(super) struct ListedPod {
     /// STATUS: the Pod's status reason, else a container's state reason, else its phase
     /// (`Init:` before an init container's).
     pub(super) status: String,
+    /// READY counts every container ready (`1/1`).
+    pub(super) ready: bool,
 }
 
 impl ListedPod {
+    /// Not ready and not done: the Pod a paste's unnamed events are most likely about, when it
+    /// is the only one so in its table (the others `Running 1/1` or `Completed`).
+    pub(super) fn stuck(&self) -> bool {
+        !self.ready && !matches!(self.status.as_str(), "Completed" | "Succeeded" | "Terminating")
+    }
+
     /// The record STATUS is when it names a problem: a Pod status reason the catalogue knows
     /// (`UnexpectedAdmissionError`, `Evicted`, `OutOfnvidia.com/gpu`) or a container state
     /// (`CrashLoopBackOff`, `Init:ImagePullBackOff`, `OOMKilled`); a Normal record of a waiting
@@ -96,10 +104,12 @@ pub(super) fn row(line: &str, namespaced: bool) -> Option<ListedPod> {
     let restarts = texts.get(offset + 3)?;
     let restarts_ok = restarts.split_whitespace().next().is_some_and(|r| r.bytes().all(|c| c.is_ascii_digit()));
     let status = texts.get(offset + 2)?;
-    (is_ready(texts.get(offset + 1)?) && restarts_ok && !name.contains(' ')).then(|| ListedPod {
+    let ready = texts.get(offset + 1)?;
+    (is_ready(ready) && restarts_ok && !name.contains(' ')).then(|| ListedPod {
         namespace: namespaced.then(|| texts[0].to_owned()),
         name: (*name).to_owned(),
         status: (*status).to_owned(),
+        ready: ready.split_once('/').is_some_and(|(a, b)| a == b),
     })
 }
 
