@@ -213,12 +213,12 @@ reason_table! {
 
     FailedCreatePodSandBox {
         meaning: "The container runtime could not create the Pod sandbox; the note carries the CRI error. For GPU Pods the usual cause is a RuntimeClass handler (such as `nvidia`) that containerd or CRI-O does not have configured, a missing RuntimeClass, or CNI failures.",
-        reference: "kubernetes/kubernetes pkg/kubelet/events/event.go, pkg/kubelet/kuberuntime/kuberuntime_manager.go (v1.36)",
+        reference: "kubernetes/kubernetes pkg/kubelet/events/event.go, pkg/kubelet/kuberuntime/kuberuntime_manager.go (v1.36; `Failed create pod sandbox` up to ~v1.15)",
         group: Sandbox,
         types: &[Warning],
         objects: &["Pod"],
         reporting_controllers: &["kubelet"],
-        note_formats: &["Failed to create pod sandbox: %v"],
+        note_formats: &["Failed to create pod sandbox: %v", "Failed create pod sandbox: %v"],
         grammar: Some(&crate::details::node::FAILED_CREATE_POD_SANDBOX),
     }
     FailedPodSandBoxStatus {

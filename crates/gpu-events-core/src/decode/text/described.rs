@@ -130,9 +130,9 @@ impl Described {
     }
 }
 
-/// The kubectl-like commands people type: kubectl itself, its common alias `k`, OpenShift's
+/// The kubectl-like commands people type: kubectl itself, its common aliases `k` and `kc`, OpenShift's
 /// `oc`, `kubecolor` (`microk8s kubectl` ends in `kubectl`).
-const KUBECTLS: &[&str] = &["kubectl", "k", "oc", "kubecolor"];
+const KUBECTLS: &[&str] = &["kubectl", "k", "kc", "oc", "kubecolor"];
 
 /// Global flags whose value is the next word when not written `--flag=value`.
 const VALUE_FLAGS: &[&str] =
@@ -174,7 +174,11 @@ pub(super) fn from_command(line: &str) -> Option<Described> {
         matches!(w, "*" | "•" | "→" | "+")
             || w.strip_suffix(['.', ')']).is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
     };
-    if start > 0 && !before_command(words[start - 1]) && !(start == 1 && list_marker(words[0])) {
+    // A zsh prompt puts the directory (and a git branch) after its arrow: `➜  helm kc describe`.
+    let after_prompt = start <= 4 && words[..start].iter().any(|w| matches!(*w, "➜" | "❯" | "λ"));
+    let opens_command =
+        start == 0 || before_command(words[start - 1]) || (start == 1 && list_marker(words[0])) || after_prompt;
+    if !opens_command {
         return None;
     }
     let mut namespace = None;
@@ -340,6 +344,11 @@ mod command_tests {
         );
         assert_eq!(of("→ kubectl describe pod x"), Some(("Pod".into(), "x".into(), None)));
         assert_eq!(of("version 2. kubectl describe pod x"), None);
+        // oh-my-zsh's prompt: the directory after the arrow; the `kc` alias (corpus 202).
+        assert_eq!(
+            of("(base) ➜  helm kc describe pod  p-6s6td -n gpu"),
+            Some(("Pod".into(), "p-6s6td".into(), Some("gpu".into())))
+        );
         assert_eq!(of("kubectl logs x-0 -n ns-a"), None);
     }
 }

@@ -186,12 +186,14 @@ pub struct RuntimeFailure {
 
 impl RuntimeFailure {
     /// Parse a kubelet note that carries a runtime error chain: `Failed to create pod sandbox:
-    /// %v`, `Unable to get pod sandbox status: %v`, `Error: %v`, `Internal PreStartContainer hook
+    /// %v` (`Failed create pod sandbox: %v` up to ~v1.15), `Unable to get pod sandbox status: %v`, `Error: %v`, `Internal PreStartContainer hook
     /// failed: %v`, `Internal PreCreateContainer hook failed: %v`, `error making pod data
     /// directories: %v`.
     pub fn parse(note: &str) -> Option<Self> {
         let prefixes = [
             ("Failed to create pod sandbox: ", Some(RuntimePhase::Sandbox)),
+            // The kubelet's wording up to ~v1.15.
+            ("Failed create pod sandbox: ", Some(RuntimePhase::Sandbox)),
             ("Unable to get pod sandbox status: ", Some(RuntimePhase::SandboxStatus)),
             ("Error: ", None),
             ("Internal PreStartContainer hook failed: ", Some(RuntimePhase::PreStartHook)),
@@ -374,9 +376,13 @@ fn sandbox_id(error: &str, anywhere: bool) -> Option<&str> {
     })
 }
 
-/// Grammar of kubelet `FailedCreatePodSandBox`: `Failed to create pod sandbox: %v`.
+/// Grammar of kubelet `FailedCreatePodSandBox`: `Failed to create pod sandbox: %v` (`Failed
+/// create pod sandbox: %v` up to ~v1.15).
 pub(crate) static FAILED_CREATE_POD_SANDBOX: Grammar = Grammar::new(&[RuntimeFailure::KIND], |note: &Note<'_>| {
-    let error = note.text.strip_prefix("Failed to create pod sandbox: ")?;
+    let error = note
+        .text
+        .strip_prefix("Failed to create pod sandbox: ")
+        .or_else(|| note.text.strip_prefix("Failed create pod sandbox: "))?;
     Some(Details::Node(NodeDetails::RuntimeFailure(RuntimeFailure::classify(Some(RuntimePhase::Sandbox), error))))
 });
 
@@ -492,6 +498,14 @@ mod tests {
         )
         .unwrap();
         assert_eq!(handler(&dockershim.cause), "nvidia");
+        // The kubelet's wording up to ~v1.15 (corpus 202), by the grammar too.
+        let old = "Failed create pod sandbox: rpc error: code = Unknown desc = RuntimeHandler \"nvidia\" not supported";
+        assert_eq!(handler(&RuntimeFailure::parse(old).unwrap().cause), "nvidia");
+        let note = crate::details::Note::new(old);
+        assert!(matches!(
+            FAILED_CREATE_POD_SANDBOX.parse(&note),
+            Details::Node(NodeDetails::RuntimeFailure(RuntimeFailure { phase: Some(RuntimePhase::Sandbox), .. }))
+        ));
 
         let class =
             RuntimeFailure::parse("Failed to create pod sandbox: runtimeclass.node.k8s.io \"nvidia-cdi\" not found")
