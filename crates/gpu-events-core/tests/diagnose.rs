@@ -999,3 +999,14 @@ fn an_init_containers_crash_loop_leaves_the_pod_pending() {
     );
     assert_eq!(phase, Phase::CrashLoopBackOff);
 }
+
+#[test]
+fn a_kai_note_names_a_cause_only_by_its_histogram() {
+    // corpus 110: KAI's bare `Unable to schedule pod` says nothing of GPUs.
+    let bare = "  Warning  Unschedulable  2m11s (x599 over 12m)  kai-scheduler  Unable to schedule pod\n";
+    assert_eq!(single(bare).1, Cause::Unknown);
+    let gpus = "  Warning  Unschedulable  1m  kai-scheduler  no nodes with enough resources were found: 2 node(s) didn't have enough resources: GPUs.\n";
+    assert_eq!(single(gpus).1, Cause::InsufficientGpu);
+    let cpu = "  Warning  Unschedulable  1m  kai-scheduler  no nodes with enough resources were found: 2 node(s) didn't have enough resources: CPU cores.\n";
+    assert_eq!(single(cpu).1, Cause::InsufficientResources);
+}

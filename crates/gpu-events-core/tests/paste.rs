@@ -357,3 +357,17 @@ fn unnamed_events_beside_a_pods_table_are_the_one_stuck_pods() {
         0
     );
 }
+
+#[test]
+fn kais_pod_grouper_names_the_pod_it_records_on() {
+    // corpus 110: a Pod's Events section pasted without its describe header.
+    let text = "Events:\n  Type     Reason             Age                    From           Message\n  ----     ------             ----                   ----           -------\n  Warning  PodGrouperWarning  12m                    pod-grouper    Pod \"qa-build\" not found\n  Warning  Unschedulable      2m11s (x599 over 12m)  kai-scheduler  Unable to schedule pod\n";
+    let (records, _) = read(text);
+    assert_eq!(records.len(), 2);
+    for record in &records {
+        assert_eq!(
+            (record.regarding.kind.as_deref(), record.regarding.name.as_deref()),
+            (Some("Pod"), Some("qa-build"))
+        );
+    }
+}

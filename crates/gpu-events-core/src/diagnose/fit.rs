@@ -96,10 +96,29 @@ pub(super) fn wrong_scheduler(fit: &FitError, reporter: Option<&str>) -> bool {
         })
 }
 
+/// The cause of a KAI-Scheduler note: its histogram read as a FitError's (`1 node(s) didn't
+/// have enough resources: GPUs` is a GPU shortage, `... CPU cores` is not); a note without one
+/// that speaks of a quota is a quota; any other (`Unable to schedule pod`) says no cause.
+pub(super) fn kai_cause(kai: &crate::details::scheduling::KaiUnschedulable) -> Option<Cause> {
+    if kai.reasons.is_empty() {
+        return kai.summary.to_ascii_lowercase().contains("quota").then_some(Cause::GpuQuotaExceeded);
+    }
+    reasons_cause(&kai.reasons, None, None)
+}
+
 /// The cause of a FitError, by the rule of the module docs.
 pub(super) fn cause(fit: &FitError) -> Option<Cause> {
+    reasons_cause(&fit.reasons, fit.total_nodes, fit.pre_filter.as_deref())
+}
+
+/// The rule over a histogram, the nodes counted and a PreFilter message.
+fn reasons_cause(
+    reasons: &[crate::details::scheduling::ReasonCount],
+    total_nodes: Option<u32>,
+    pre_filter: Option<&str>,
+) -> Option<Cause> {
     let mut tally = Tally::default();
-    for entry in &fit.reasons {
+    for entry in reasons {
         let count = entry.count;
         match &entry.reason {
             NodeReason::Insufficient { resource, .. } if is_gpu_resource(resource) => {
@@ -162,7 +181,7 @@ pub(super) fn cause(fit: &FitError) -> Option<Cause> {
     // else is wrong: more often nothing advertises the resource there (no device plugin, or one
     // that registers other names) than another Pod holds all of it.
     let alone = t.other_short + t.taint + t.affinity + t.volume + t.mig_short == 0;
-    if fit.total_nodes == Some(1) && t.counted_short == 1 && alone {
+    if total_nodes == Some(1) && t.counted_short == 1 && alone {
         return Some(Cause::DevicePluginMissing);
     }
     if t.gpu_short > 0 {
@@ -187,6 +206,6 @@ pub(super) fn cause(fit: &FitError) -> Option<Cause> {
         (true, true) => return Some(Cause::NodeAffinityMismatch),
         (false, false) => {}
     }
-    let pvc = fit.pre_filter.as_deref().is_some_and(|p| p.to_ascii_lowercase().contains("persistentvolumeclaim"));
+    let pvc = pre_filter.is_some_and(|p| p.to_ascii_lowercase().contains("persistentvolumeclaim"));
     pvc.then_some(Cause::VolumeMountFailed)
 }

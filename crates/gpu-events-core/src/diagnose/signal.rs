@@ -92,8 +92,8 @@ pub(super) fn read(record: &EventRecord) -> Signal {
                     Some(cause_) => cause(Phase::Pending, cause_, High),
                     None => cause(Phase::Pending, Cause::Unknown, Medium),
                 },
-                Some(Details::Scheduling(SchedulingDetails::KaiUnschedulable(_))) => {
-                    cause(Phase::Pending, Cause::InsufficientGpu, Medium)
+                Some(Details::Scheduling(SchedulingDetails::KaiUnschedulable(kai))) => {
+                    cause(Phase::Pending, super::fit::kai_cause(kai).unwrap_or(Cause::Unknown), Medium)
                 }
                 // HAMi's own notes (`1 nodes ModeNotFit(node-a)`) name its filter codes.
                 _ if reason_is_hami(reason) && super::fit::hami_code(note).is_some() => {

@@ -585,6 +585,11 @@ fn own_pod(record: &EventRecord) -> Option<(String, Option<String>)> {
         Some(Details::Node(NodeDetails::DynamicResourcesFailed(f))) => {
             f.referencing_pod().map(|pod| (pod.to_owned(), None))
         }
+        // KAI's pod-grouper records its errors on the Pod it groups: `Pod "x" not found`.
+        _ if record.reason == "PodGrouperWarning" => {
+            let (pod, _) = record.note.strip_prefix("Pod \"")?.split_once('"')?;
+            (!pod.is_empty()).then(|| (pod.to_owned(), None))
+        }
         _ => None,
     }
 }
