@@ -271,6 +271,13 @@ fn a_scheduler_log_line_with_err_is_the_failed_scheduling_it_records() {
         (Some("default"), Some("gpu-a"))
     );
     assert!(record.has_flag(gpu_events_core::Flag::FromLog));
+    // corpus 219: a FitError is logged `no fit; waiting`, with `pod` before `err`.
+    let text = "I1115 09:55:55.240368       1 schedule_one.go:854] \"Unable to schedule pod; no fit; waiting\" pod=\"default/gpu-pod\" err=\"0/4 nodes are available: 4 Insufficient nvidia.com/gpu. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod..\"\n";
+    let (records, _) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!((record.reason.as_str(), record.regarding.name.as_deref()), ("FailedScheduling", Some("gpu-pod")));
+    assert!(record.note.starts_with("0/4 nodes are available: 4 Insufficient nvidia.com/gpu."));
+    assert!(matches!(record.details, Some(gpu_events_core::details::Details::Scheduling(_))), "{record:?}");
 }
 
 #[test]

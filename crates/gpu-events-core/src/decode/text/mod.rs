@@ -329,11 +329,14 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
 }
 
 /// Log messages that come with an event whose note is the line's `err`: kube-scheduler's
-/// `handleSchedulingFailure` logs `"Error scheduling pod; retrying" err=E pod=P` and records
-/// `FailedScheduling` (Warning) on the Pod with E as its note (pkg/scheduler/schedule_one.go,
-/// v1.26-v1.35).
-const LOGGED_EVENTS: &[(&str, &str, Option<&str>)] =
-    &[("Error scheduling pod; retrying", "FailedScheduling", Some("Warning"))];
+/// failure handler logs `"Error scheduling pod; retrying" err=E pod=P` (an internal error) or
+/// `"Unable to schedule pod; no fit; waiting" pod=P err=E` (a FitError) and records
+/// `FailedScheduling` (Warning) on the Pod with E as its note (pkg/scheduler/factory.go
+/// v1.19-v1.24, schedule_one.go v1.25-v1.35).
+const LOGGED_EVENTS: &[(&str, &str, Option<&str>)] = &[
+    ("Error scheduling pod; retrying", "FailedScheduling", Some("Warning")),
+    ("Unable to schedule pod; no fit; waiting", "FailedScheduling", Some("Warning")),
+];
 
 const PODS_TABLE: &str = "a `kubectl get pods` table";
 const LOG_LINE: &str = "log lines that echo no event";
