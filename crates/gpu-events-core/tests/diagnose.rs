@@ -1010,3 +1010,11 @@ fn a_kai_note_names_a_cause_only_by_its_histogram() {
     let cpu = "  Warning  Unschedulable  1m  kai-scheduler  no nodes with enough resources were found: 2 node(s) didn't have enough resources: CPU cores.\n";
     assert_eq!(single(cpu).1, Cause::InsufficientResources);
 }
+
+#[test]
+fn a_gang_with_no_pods_yet_waits_on_its_queue() {
+    // corpus 217 (and 119): `0/0 tasks` means Volcano created no Pod yet; the queue's quota
+    // that keeps the PodGroup from being enqueued is the cause, though the gang line is newer.
+    let text = "  Normal   Unschedulable  15s  volcano  queue resource quota insufficient\n  Warning  Unschedulable  15s  volcano  0/0 tasks in gang unschedulable: pod group is not ready, 1 minAvailable\n";
+    assert_eq!(single(text).1, Cause::GpuQuotaExceeded);
+}

@@ -121,6 +121,14 @@ pub(super) fn read(record: &EventRecord) -> Signal {
                 {
                     cause(Phase::Pending, Cause::InsufficientResources, Medium)
                 }
+                // `0/0 tasks in gang unschedulable`: no Pod of the gang exists yet (Volcano
+                // creates them once the PodGroup is enqueued), so it waits for no member: the
+                // enqueue's own reason (a queue's quota) is the cause (corpus 119, 217).
+                Some(Details::Scheduling(SchedulingDetails::VolcanoGangUnschedulable(gang)))
+                    if gang.total_tasks == 0 =>
+                {
+                    cause(Phase::Pending, Cause::Unknown, Medium)
+                }
                 // A Volcano gang that waits for its members, with no per-node reason:
                 // `10/16 tasks in gang unschedulable: pod group is not ready, 10 minAvailable`.
                 _ if is_gang_summary_only(note) => cause(Phase::Pending, Cause::GangWaiting, Medium),

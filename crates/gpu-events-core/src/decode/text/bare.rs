@@ -27,6 +27,32 @@ const EXTRA_STARTS: &[Start] = &[
     ("Error: failed to create task for container", "Failed", Some("Warning")),
 ];
 
+/// Marks a start that follows a count (`N/M`): the start is matched after one.
+const COUNTED: &str = "N/M";
+
+/// The start of a format that opens with a count, marked [`COUNTED`] (built once, in
+/// [`starts`]'s table, which lives for the program).
+fn leak_counted(start: &'static str) -> &'static str {
+    Box::leak(format!("{COUNTED}{start}").into_boxed_str())
+}
+
+/// Whether `message` starts with `start`: literally, or, for a [`COUNTED`] start, after a
+/// `digits/digits` count.
+fn starts_with(message: &str, start: &str) -> bool {
+    match start.strip_prefix(COUNTED) {
+        Some(words) => count_len(message).is_some_and(|n| message[n..].starts_with(words)),
+        None => message.starts_with(start),
+    }
+}
+
+/// The length of a leading `digits/digits` count.
+fn count_len(text: &str) -> Option<usize> {
+    let a = text.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = text[a..].strip_prefix('/')?;
+    let b = rest.bytes().take_while(u8::is_ascii_digit).count();
+    (a > 0 && b > 0).then_some(a + 1 + b)
+}
+
 /// A message start, the reason whose messages start so, and its type when it has only one.
 type Start = (&'static str, &'static str, Option<&'static str>);
 
@@ -52,9 +78,15 @@ fn starts() -> &'static [Start] {
                 continue;
             }
             for format in info.note_formats {
-                let start = &format[..format.find('%').unwrap_or(format.len())];
+                // `%v/%v tasks in gang unschedulable: %v` starts with a count: its words after it.
+                let counted = ["%v/%v", "%d/%d"].iter().find_map(|c| format.strip_prefix(c));
+                let literal = counted.unwrap_or(format);
+                let start = &literal[..literal.find('%').unwrap_or(literal.len())];
+                // A message quoted without its detail (`queue resource quota insufficient`)
+                // starts as the format does up to its colon.
+                let start = if counted.is_some() { start } else { start.strip_suffix(": ").unwrap_or(start) };
                 if start.len() >= MIN_START && start.trim().contains(' ') {
-                    found.push((start, info.wire, type_));
+                    found.push((if counted.is_some() { leak_counted(start) } else { start }, info.wire, type_));
                 }
             }
         }
@@ -121,7 +153,7 @@ pub(super) fn record(message: &str, regarding: &ObjectReference) -> Option<Event
         .find_map(|q| message.strip_prefix(*q).and_then(|m| m.strip_suffix(*q)))
         .unwrap_or(message)
         .trim();
-    let (_, reason, type_) = starts().iter().find(|(start, ..)| message.starts_with(start))?;
+    let (_, reason, type_) = starts().iter().find(|(start, ..)| starts_with(message, start))?;
     let message = without_trailing_prose(reason, None, message);
     let record = RawEvent {
         reason: Some(reason),
@@ -149,10 +181,18 @@ pub(super) fn find_in_prose(line: &str) -> Option<&str> {
     let at = starts()
         .iter()
         .filter_map(|(start, ..)| {
-            line.match_indices(start)
-                .find(|(at, _)| *at == 0 || line[..*at].ends_with([' ', '"', '`', '\'', ':', '(', '\t']))
+            let opens_word = |at: usize| at == 0 || line[..at].ends_with([' ', '"', '`', '\'', ':', '(', '\t']);
+            match start.strip_prefix(COUNTED) {
+                // The count before the words: back over `digits/digits`.
+                Some(words) => line.match_indices(words).find_map(|(at, _)| {
+                    let before = line[..at].trim_end_matches(|c: char| c.is_ascii_digit());
+                    let before = before.strip_suffix('/')?.trim_end_matches(|c: char| c.is_ascii_digit());
+                    let from = before.len();
+                    (count_len(&line[from..]) == Some(at - from) && opens_word(from)).then_some(from)
+                }),
+                None => line.match_indices(start).map(|(at, _)| at).find(|at| opens_word(*at)),
+            }
         })
-        .map(|(at, _)| at)
         .min()?;
     let message = &line[at..];
     // A message quoted in a sentence ends at its closing quote, not at the end of the line; the
@@ -224,6 +264,24 @@ mod tests {
             ),
             Some(("Failed".to_owned(), Some("Warning".to_owned())))
         );
+    }
+
+    #[test]
+    fn formats_that_open_with_a_count_or_end_in_a_detail_name_their_messages() {
+        let none = ObjectReference::default();
+        // corpus 217: Volcano's two PodGroup notes pasted bare, one line each.
+        let gang = record("0/0 tasks in gang unschedulable: pod group is not ready, 1 minAvailable", &none).unwrap();
+        assert_eq!((gang.reason.as_str(), gang.regarding.kind.as_deref()), ("Unschedulable", Some("PodGroup")));
+        let quota = record("queue resource quota insufficient", &none).unwrap();
+        assert_eq!(quota.reason, "Unschedulable");
+        // A count alone is not the start; words after a count that is none are not either.
+        assert!(record("tasks in gang unschedulable: pod group is not ready", &none).is_none());
+        assert!(record("x/0 tasks in gang unschedulable: pod group is not ready", &none).is_none());
+        assert_eq!(
+            find_in_prose("the event says 3/4 tasks in gang unschedulable: pod group is not ready, 4 minAvailable"),
+            Some("3/4 tasks in gang unschedulable: pod group is not ready, 4 minAvailable")
+        );
+        assert_eq!(find_in_prose("v1/2 tasks in gang unschedulable: x"), None);
     }
 
     #[test]
