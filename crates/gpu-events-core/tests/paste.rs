@@ -378,3 +378,15 @@ fn kais_pod_grouper_names_the_pod_it_records_on() {
         );
     }
 }
+
+#[test]
+fn a_console_list_with_the_reason_on_its_own_line() {
+    // corpus 111: a dashboard's event list, reason line then message line.
+    let text = "unable to schedule the train pod.\nPodGrouperWarning\nPod \"train-pod\" not found\nFailedScheduling\n0/2 nodes are available: 2 Insufficient nvidia.com/gpu.\nSummary\nThe pod never starts.\n";
+    let (records, reported) = read(text);
+    let reasons: Vec<&str> = records.iter().map(|r| r.reason.as_str()).collect();
+    assert_eq!(reasons, ["PodGrouperWarning", "FailedScheduling"], "{reported:?}");
+    assert!(records.iter().all(|r| r.regarding.name.as_deref() == Some("train-pod")));
+    // The heading and its sentence are text, reported as such.
+    assert!(reported.iter().any(|r| r.contains("lines 6-7")), "{reported:?}");
+}

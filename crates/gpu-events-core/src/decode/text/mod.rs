@@ -4,8 +4,9 @@
 //! and object of a typed `-n`/`--field-selector`), klog `"Event occurred"` lines, structured
 //! kubelet and kube-scheduler log lines that echo an event, e2e event dumps and the e2e
 //! framework's Pod failures, event routers' `[Nx ]Reason: message (event-name)` lines and
-//! `Reason: message` summaries, Pod status blocks and container states, waiting containers'
-//! messages, and messages quoted in prose without their reason ([`bare`]).
+//! `Reason: message` summaries, console event lists with the reason on a line of its own
+//! ([`ui`]), Pod status blocks and container states, waiting containers' messages, and messages
+//! quoted in prose without their reason ([`bare`]).
 //!
 //! Relative ages are resolved against a reference time and the records are flagged
 //! `approximateTime`. A line inside an Events table that is not a row continues the previous
@@ -18,6 +19,7 @@ mod described;
 mod klog;
 mod pods;
 mod row;
+mod ui;
 
 use chrono::{DateTime, Utc};
 
@@ -109,8 +111,22 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
     let mut uses = Vec::new();
     let mut previous = "";
     let cut = cut_width(input);
-    for (index, line) in input.lines().enumerate() {
+    let lines: Vec<&str> = input.lines().collect();
+    let mut index = 0;
+    while index < lines.len() {
+        let line = lines[index];
         let number = index + 1;
+        // A console list's reason line, read with the message line after it.
+        if pending.is_none()
+            && header.is_none()
+            && let Some(record) = lines.get(index + 1).and_then(|next| ui::pair(line, next, &described.reference()))
+        {
+            out.push(Ok(record));
+            uses.extend([Use::Read, Use::Read]);
+            previous = lines[index + 1];
+            index += 2;
+            continue;
+        }
         let use_ = read_line(
             line,
             previous,
@@ -129,6 +145,7 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
         );
         uses.push(use_);
         previous = line;
+        index += 1;
     }
     flush(&mut pending, now, &mut out);
     out.extend(status_record(&described, now).map(Ok));
