@@ -3,7 +3,7 @@
 //! resource" (a FitError short of GPUs, a quota on them) comes from here.
 //!
 //! Sources: NVIDIA k8s-device-plugin (`nvidia.com/gpu`, `nvidia.com/gpu.shared`, MIG
-//! `nvidia.com/mig-<profile>`); HAMi (`nvidia.com/gpucores`, `nvidia.com/gpumem`,
+//! `nvidia.com/mig-<profile>`); Kubernetes v1.6-v1.10's alpha `alpha.kubernetes.io/nvidia-gpu`; HAMi (`nvidia.com/gpucores`, `nvidia.com/gpumem`,
 //! `nvidia.com/gpumem-percentage`); tkestack gpu-manager (`tencent.com/vcuda-core`,
 //! `tencent.com/vcuda-memory`); Volcano vGPU device plugin (`volcano.sh/vgpu-*`,
 //! `volcano.sh/gpu-*`); Alibaba gpushare (`aliyun.com/gpu-mem`, `aliyun.com/gpu-count`);
@@ -35,7 +35,9 @@ const fn scheduled_by(name: &'static str, resources: &'static [&'static str], sc
 
 /// Every accelerator family the diagnosis knows.
 pub const FAMILIES: &[Family] = &[
-    family("nvidia", &["nvidia.com/gpu", "nvidia.com/gpu.shared"]),
+    // `nvidia.com/gpu.shared` (time-slicing renamed), `nvidia.com/gpu.memory` (plugins that
+    // count memory); `alpha.kubernetes.io/nvidia-gpu`, the kubelet's own (v1.6-v1.10).
+    family("nvidia", &["nvidia.com/gpu", "nvidia.com/gpu.*", "alpha.kubernetes.io/nvidia-gpu"]),
     family("nvidia-mig", &["nvidia.com/mig-*"]),
     scheduled_by(
         "hami",
@@ -130,6 +132,8 @@ mod tests {
             ("aws.amazon.com/neuroncore", "neuron"),
             ("GPU memory", "kai-scheduler"),
             ("requests.nvidia.com/gpu", "nvidia"),
+            ("nvidia.com/gpu.memory", "nvidia"),
+            ("alpha.kubernetes.io/nvidia-gpu", "nvidia"),
         ] {
             assert_eq!(family_of(resource).map(|f| f.name), Some(family), "{resource}");
         }

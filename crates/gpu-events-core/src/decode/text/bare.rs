@@ -181,7 +181,9 @@ pub(super) fn find_in_prose(line: &str) -> Option<&str> {
     let at = starts()
         .iter()
         .filter_map(|(start, ..)| {
-            let opens_word = |at: usize| at == 0 || line[..at].ends_with([' ', '"', '`', '\'', ':', '(', '\t']);
+            let opens_word = |at: usize| {
+                at == 0 || line[..at].ends_with([' ', '"', '`', '\'', ':', '(', '\t', '“', '「', '：', '（'])
+            };
             match start.strip_prefix(COUNTED) {
                 // The count before the words: back over `digits/digits`.
                 Some(words) => line.match_indices(words).find_map(|(at, _)| {
@@ -198,8 +200,11 @@ pub(super) fn find_in_prose(line: &str) -> Option<&str> {
     // A message quoted in a sentence ends at its closing quote, not at the end of the line; the
     // quote may open before words that lead the message (`` `Unschedulable: 0/1 nodes ...` ``).
     let before = &line[..at];
+    // Full-width quotes (`“…”`, `「…」`) close with their pair.
     let opened = match before.chars().next_back() {
         Some(quote @ ('"' | '`')) => Some(quote),
+        Some('“') => Some('”'),
+        Some('「') => Some('」'),
         _ => before
             .rfind('`')
             .filter(|&open| {
@@ -322,6 +327,11 @@ mod tests {
             Some("0/1 nodes are available: 1 Insufficient nvidia.com/gpu.")
         );
         assert_eq!(find_in_prose("version 10/12 of the docs"), None);
+        // Full-width quotes in Chinese prose (volcano-sh/volcano#4446).
+        assert_eq!(
+            find_in_prose("看到提示“0/2 nodes are available: 2 Insufficient nvidia.com/gpu.”，然后"),
+            Some("0/2 nodes are available: 2 Insufficient nvidia.com/gpu.")
+        );
         assert_eq!(
             find_in_prose("I get the error:  `Unschedulable: 0/1 nodes are available: 1 Insufficient x.` Thanks"),
             Some("0/1 nodes are available: 1 Insufficient x.")

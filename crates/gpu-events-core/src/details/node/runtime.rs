@@ -93,7 +93,8 @@ pub enum RuntimeCause {
         /// The socket path (`/run/containerd/containerd.sock`).
         socket: String,
     },
-    /// The legacy NVIDIA prestart hook failed: `nvidia-container-cli: %v`.
+    /// The legacy NVIDIA prestart hook failed: `nvidia-container-cli: %v` (or
+    /// `nvidia-container-cli.real: %v` where a distribution wraps the binary).
     NvidiaContainerCli {
         /// The CLI error (`initialization error: nvml error: driver not loaded`), without the
         /// runtime's `: unknown`.
@@ -290,7 +291,8 @@ fn classify_cause(error: &str) -> RuntimeCause {
             return RuntimeCause::CdiDevicesUnresolvable { devices };
         }
     }
-    if let Some(rest) = after(error, "nvidia-container-cli: ") {
+    // Distributions that wrap the binary name it `nvidia-container-cli.real` (Ubuntu, k3s).
+    if let Some(rest) = after(error, "nvidia-container-cli: ").or_else(|| after(error, "nvidia-container-cli.real: ")) {
         return RuntimeCause::NvidiaContainerCli { error: strip_nested_quoting(rest).to_owned() };
     }
     if error.contains("container init was OOM-killed") {
@@ -583,6 +585,16 @@ mod tests {
         let RuntimeCause::NvidiaContainerCli { error } = &cli.cause else { panic!("{:?}", cli.cause) };
         assert_eq!(error, "initialization error: nvml error: driver not loaded");
         assert_eq!(cli.nvml.unwrap().error, "driver not loaded");
+        // The wrapped binary's name (NVIDIA/nvidia-container-toolkit#173, k3s on Ubuntu).
+        let real = RuntimeFailure::parse(
+            "Error: failed to create containerd task: OCI runtime create failed: stderr: nvidia-container-cli.real: initialization error: driver error: failed to process request: unknown",
+        )
+        .unwrap();
+        assert!(
+            matches!(&real.cause, RuntimeCause::NvidiaContainerCli { error } if error.starts_with("initialization error: driver error")),
+            "{:?}",
+            real.cause
+        );
 
         let oom = RuntimeFailure::parse(
             "Error: container create failed: time=\"2022-09-14T11:35:13Z\" level=error msg=\"runc create failed: unable to start container process: container init was OOM-killed (memory limit too low?)\"",
