@@ -390,3 +390,17 @@ fn a_console_list_with_the_reason_on_its_own_line() {
     // The heading and its sentence are text, reported as such.
     assert!(reported.iter().any(|r| r.contains("lines 6-7")), "{reported:?}");
 }
+
+#[test]
+fn a_sandbox_network_error_names_its_pod() {
+    // microsoft/pai#4572 (a new user's paste): dockershim names the Pod twice in the chain.
+    let text = "  Warning  FailedCreatePodSandBox  39m  kubelet, gtx1080-2  Failed create pod sandbox: rpc error: code = Unknown desc = failed to set up sandbox container \"0a1b\" network for pod \"nvidia-device-plugin-daemonset-mjwnq\": NetworkPlugin cni failed to set up pod \"nvidia-device-plugin-daemonset-mjwnq_kube-system\" network: dial tcp 10.192.0.1:443: i/o timeout\n";
+    let (records, _) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!(
+        (record.regarding.name.as_deref(), record.regarding.namespace.as_deref()),
+        (Some("nvidia-device-plugin-daemonset-mjwnq"), Some("kube-system"))
+    );
+    let diagnoses = gpu_events_core::diagnose::diagnose(&records);
+    assert_eq!(diagnoses[0].cause, gpu_events_core::diagnose::Cause::PodNetworkFailed);
+}

@@ -177,6 +177,11 @@ causes! {
         Pod: "kubectl describe node $(kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.nodeName}')",
         Node: "kubectl describe node {name}",
     ]),
+    PodNetworkFailed("pod-network-failed", "The runtime could not set up the Pod's network (the node's CNI plugin is missing, failing or cannot reach the API server): no Pod starts on that node, GPU or not.", [
+        "kubectl get pods -n kube-system -o wide | grep -iE 'cni|calico|flannel|cilium|weave|aws-node|kube-proxy'",
+        Pod: "kubectl describe node $(kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.nodeName}')",
+        "ls /etc/cni/net.d /opt/cni/bin   # on the node",
+    ]),
     ImagePullFailed("image-pull-failed", "The container image cannot be pulled (not found, unauthorized, timeout, rate limit).", [
         Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.containers[*].image}'",
         Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.imagePullSecrets}'",

@@ -480,6 +480,7 @@ fn runtime_cause(runtime: &RuntimeCause, error: &str) -> Cause {
         RuntimeCause::NvidiaContainerCli { .. } => Cause::ContainerStartFailed,
         RuntimeCause::RuntimeBinaryMissing { .. } => Cause::RuntimeHandlerMissing,
         RuntimeCause::CriSocketUnavailable { .. } => Cause::CriUnavailable,
+        RuntimeCause::PodNetworkFailed { .. } => Cause::PodNetworkFailed,
         RuntimeCause::ContainerInitOomKilled => Cause::ContainerOom,
         // Kata/CoCo GPU cold plug reads the kubelet's PodResources API to plug the device.
         RuntimeCause::DeviceColdPlugFailed { .. } => Cause::ColdPlugFailed,

@@ -605,6 +605,15 @@ fn own_pod(record: &EventRecord) -> Option<(String, Option<String>)> {
         Some(Details::Node(NodeDetails::DynamicResourcesFailed(f))) => {
             f.referencing_pod().map(|pod| (pod.to_owned(), None))
         }
+        // dockershim's network errors name the sandbox's Pod: `... network for pod "P": NetworkPlugin
+        // cni failed to set up pod "P_NS" network: ...`.
+        Some(Details::Node(NodeDetails::RuntimeFailure(_))) => {
+            let quoted = |marker: &str| record.note.split_once(marker)?.1.split_once('"').map(|(name, _)| name);
+            match quoted("set up pod \"").and_then(|p| p.rsplit_once('_')) {
+                Some((pod, namespace)) if !pod.is_empty() => Some((pod.to_owned(), Some(namespace.to_owned()))),
+                _ => quoted("network for pod \"").filter(|p| !p.is_empty()).map(|p| (p.to_owned(), None)),
+            }
+        }
         // KAI's pod-grouper records its errors on the Pod it groups: `Pod "x" not found`.
         _ if record.reason == "PodGrouperWarning" => {
             let (pod, _) = record.note.strip_prefix("Pod \"")?.split_once('"')?;

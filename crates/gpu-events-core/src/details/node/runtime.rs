@@ -109,6 +109,14 @@ pub enum RuntimeCause {
         /// The error after the marker.
         error: String,
     },
+    /// The Pod's network could not be set up: containerd `failed to setup network for sandbox
+    /// %q: %v`, dockershim `NetworkPlugin cni failed to set up pod %q network: %v`, CRI-O
+    /// `error adding pod %s to CNI network %q: %v` (a CNI plugin missing, failing, or unable to
+    /// reach the API server).
+    PodNetworkFailed {
+        /// The error after the marker.
+        error: String,
+    },
     /// No known marker: the whole chain is in the failure's `error`.
     Other,
 }
@@ -294,6 +302,13 @@ fn classify_cause(error: &str) -> RuntimeCause {
     // Distributions that wrap the binary name it `nvidia-container-cli.real` (Ubuntu, k3s).
     if let Some(rest) = after(error, "nvidia-container-cli: ").or_else(|| after(error, "nvidia-container-cli.real: ")) {
         return RuntimeCause::NvidiaContainerCli { error: strip_nested_quoting(rest).to_owned() };
+    }
+    const NETWORK: &[&str] =
+        &["failed to setup network for sandbox ", "NetworkPlugin cni failed to set up pod ", "to CNI network "];
+    if let Some(at) = NETWORK.iter().find_map(|marker| error.find(marker)) {
+        let rest = &error[at..];
+        let detail = rest.split_once(": ").map_or(rest, |(_, detail)| detail);
+        return RuntimeCause::PodNetworkFailed { error: strip_nested_quoting(detail).to_owned() };
     }
     if error.contains("container init was OOM-killed") {
         return RuntimeCause::ContainerInitOomKilled;
@@ -585,6 +600,14 @@ mod tests {
         let RuntimeCause::NvidiaContainerCli { error } = &cli.cause else { panic!("{:?}", cli.cause) };
         assert_eq!(error, "initialization error: nvml error: driver not loaded");
         assert_eq!(cli.nvml.unwrap().error, "driver not loaded");
+        // The Pod's network (microsoft/pai#4572, the GKE CNI binary missing).
+        for chain in [
+            "Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"23e4\": plugin type=\"gke\" failed (add): failed to find plugin \"gke\" in path [/opt/cni/bin]",
+            "Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"p_kube-system\" network: dial tcp 10.192.0.1:443: i/o timeout",
+        ] {
+            let network = RuntimeFailure::parse(chain).unwrap();
+            assert!(matches!(&network.cause, RuntimeCause::PodNetworkFailed { .. }), "{:?}", network.cause);
+        }
         // The wrapped binary's name (NVIDIA/nvidia-container-toolkit#173, k3s on Ubuntu).
         let real = RuntimeFailure::parse(
             "Error: failed to create containerd task: OCI runtime create failed: stderr: nvidia-container-cli.real: initialization error: driver error: failed to process request: unknown",
