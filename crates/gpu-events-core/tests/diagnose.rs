@@ -1018,3 +1018,10 @@ fn a_gang_with_no_pods_yet_waits_on_its_queue() {
     let text = "  Normal   Unschedulable  15s  volcano  queue resource quota insufficient\n  Warning  Unschedulable  15s  volcano  0/0 tasks in gang unschedulable: pod group is not ready, 1 minAvailable\n";
     assert_eq!(single(text).1, Cause::GpuQuotaExceeded);
 }
+
+#[test]
+fn a_row_without_its_message_does_not_outweigh_one_whose_note_names_a_cause() {
+    // NVIDIA/k8s-device-plugin#245 (a new user's paste): the scale-up row was cut before its message.
+    let text = "  Warning  FailedScheduling   10h  default-scheduler   0/6 nodes are available: 6 Insufficient nvidia.com/gpu.\n  Normal   NotTriggerScaleUp  1s\n";
+    assert_eq!(single(text).1, Cause::InsufficientGpu);
+}

@@ -156,7 +156,11 @@ pub(super) fn conclude(readings: &mut [Reading], on_node: bool) -> Option<(Phase
     // `kubectl get pods` beside the describe's `Message:`) says nothing the other does not: its
     // cause is the other's, read from the note, and it is no evidence of its own.
     let noted: std::collections::HashSet<u64> = readings.iter().filter(|r| !r.bare).map(|r| r.reason).collect();
-    for reading in readings.iter_mut().filter(|r| r.bare && noted.contains(&r.reason)) {
+    // Nor does a bare record of another reason outweigh a record whose note names a cause (a
+    // `NotTriggerScaleUp` row pasted without its message after the FitError it answers): its
+    // phase stays, its cause from the reason alone goes.
+    let named_cause = readings.iter().any(|r| !r.bare && r.signal.cause.is_some_and(|(c, _)| c != Cause::Unknown));
+    for reading in readings.iter_mut().filter(|r| r.bare && (noted.contains(&r.reason) || named_cause)) {
         reading.signal.cause = None;
     }
     // Latest first. Equal times (ages in a pasted table are coarse) keep the input's order,
