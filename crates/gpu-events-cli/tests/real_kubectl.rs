@@ -204,13 +204,21 @@ async fn get_events_json_and_yaml() {
 async fn describe_pod() {
     let (out, records) = explain_kubectl(&["describe", "pod", "-n", NAMESPACE, "train-0"]).await;
     assert!(out.contains("Events:"), "{out}");
+    // The describe's `Status: Pending` is the Pod seen waiting: a Normal `fromStatus` record of
+    // its phase beside its two events, about the same Pod.
+    let from_status = |r: &&Value| r["flags"].as_array().is_some_and(|f| f.iter().any(|f| f == "fromStatus"));
+    let (status, events): (Vec<Value>, Vec<Value>) = records.iter().cloned().partition(|r| from_status(&r));
     assert_eq!(
-        reasons(&records),
+        reasons(&events),
         [pair("FailedScheduling", "Warning"), pair("GangWaitingForMembers", "Normal")],
         "{out}"
     );
+    assert_eq!(reasons(&status), [pair("Pending", "Normal")], "{out}");
+    assert_eq!(status[0]["regarding"]["name"], "train-0");
+    assert_eq!(status[0]["note"], "pod status: Pending");
     let (out, records) = explain_kubectl(&["describe", "pod", "-n", NAMESPACE, "infer-0"]).await;
-    assert_eq!(reasons(&records), [pair("BackOff", "Warning")], "{out}");
+    let events: Vec<Value> = records.iter().filter(|r| !from_status(r)).cloned().collect();
+    assert_eq!(reasons(&events), [pair("BackOff", "Warning")], "{out}");
 }
 
 /// Namespace `ns` with Pod `train-0` and one core/v1 FailedScheduling event of it (count 12), for a watch
