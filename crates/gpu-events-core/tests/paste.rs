@@ -404,3 +404,27 @@ fn a_sandbox_network_error_names_its_pod() {
     let diagnoses = gpu_events_core::diagnose::diagnose(&records);
     assert_eq!(diagnoses[0].cause, gpu_events_core::diagnose::Cause::PodNetworkFailed);
 }
+
+#[test]
+fn an_event_the_server_rejected_is_read_from_its_go_dump() {
+    // Project-HAMi/HAMi#1069 (a new user's paste): client-go logs the refused Event as `%#v`.
+    let text = "E0522 10:32:28.457052       1 event_broadcaster.go:253] Server rejected event '&v1.Event{TypeMeta:v1.TypeMeta{Kind:\"\", APIVersion:\"\"}, ObjectMeta:v1.ObjectMeta{Name:\"qwen-5bpm5.1841d2d261a2c8f9\", Namespace:\"privatemodel\"}, ReportingController:\"hami-scheduler\", ReportingInstance:\"hami-scheduler-x\", Action:\"Scheduling\", Reason:\"FailedScheduling\", Regarding:v1.ObjectReference{Kind:\"Pod\", Namespace:\"privatemodel\", Name:\"qwen-5bpm5\", UID:\"4fcb\", APIVersion:\"v1\", ResourceVersion:\"1\", FieldPath:\"\"}, Related:(*v1.ObjectReference)(nil), Note:\"0/4 nodes are available: 4 Insufficient nvidia.com/gpu. with \\\"quotes\\\"\", Type:\"Warning\", DeprecatedCount:0}': 'events.events.k8s.io \"qwen-5bpm5.1841d2d261a2c8f9\" is forbidden: unable to create new content in namespace privatemodel because it is being terminated' (will not retry!)\n";
+    let (records, reported) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?} {reported:?}") };
+    assert_eq!(
+        (record.reason.as_str(), record.type_.as_ref().map(|t| t.as_str())),
+        ("FailedScheduling", Some("Warning"))
+    );
+    assert_eq!(record.note, "0/4 nodes are available: 4 Insufficient nvidia.com/gpu. with \"quotes\"");
+    assert_eq!(
+        (record.regarding.kind.as_deref(), record.regarding.namespace.as_deref(), record.regarding.name.as_deref()),
+        (Some("Pod"), Some("privatemodel"), Some("qwen-5bpm5"))
+    );
+    assert_eq!(record.reporting_controller.as_deref(), Some("hami-scheduler"));
+    // core/v1's fields (tools/record): `InvolvedObject:` and `Message:`.
+    let core = "W0101 00:00:00.000000       1 event.go:1] Server rejected event '&v1.Event{ObjectMeta:v1.ObjectMeta{Name:\"a.1\"}, InvolvedObject:v1.ObjectReference{Kind:\"Pod\", Namespace:\"ml\", Name:\"a\"}, Reason:\"BackOff\", Message:\"Back-off restarting failed container main in pod a_ml(u)\", Type:\"Warning\"}': 'x' (will not retry!)\n";
+    let (records, _) = read(core);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!((record.reason.as_str(), record.regarding.name.as_deref()), ("BackOff", Some("a")));
+    assert!(record.note.starts_with("Back-off restarting failed container main"));
+}

@@ -30,11 +30,68 @@ const KLOG_MARKER: &str = "\"Event occurred\"";
 /// controllers): `Event(v1.ObjectReference{Kind:"Pod", ...}): type: 'Warning' reason: 'X' message`.
 const OLD_KLOG_MARKER: &str = "Event(v1.ObjectReference{";
 
+/// client-go's event broadcaster logs an Event the API server refused as a Go value dump
+/// (`Server rejected event '&v1.Event{... Reason:"X", Regarding:v1.ObjectReference{...},
+/// Note:"...", Type:"Warning", ...}': 'reason' (will not retry!)`, tools/events
+/// event_broadcaster.go; core/v1's `InvolvedObject:` and `Message:` in tools/record). The
+/// event never reached the server: the log line is all there is of it.
+const REJECTED_MARKER: &str = "Server rejected event '&v1.Event{";
+
 /// Whether a line is one of the log formats read here.
 pub(crate) fn is_log_line(line: &str) -> bool {
     line.contains(KLOG_MARKER)
         || line.contains(OLD_KLOG_MARKER)
+        || line.contains(REJECTED_MARKER)
         || (line.contains(" - event for ") && line.contains("INFO: At "))
+}
+
+/// The Go-quoted string field `key:"..."` in a `%#v` dump, unescaped; the first such field
+/// after `from` that opens a field (after `{` or `, `).
+fn go_field<'t>(text: &'t str, key: &str) -> Option<(String, &'t str)> {
+    let pattern = format!("{key}:\"");
+    let at = text.match_indices(&pattern).map(|(at, _)| at).find(|&at| at == 0 || text[..at].ends_with(['{', ' ']))?;
+    let value = &text[at + pattern.len() - 1..];
+    // The closing quote is the first one no backslash escapes.
+    let mut escaped = false;
+    let end = value.char_indices().skip(1).find_map(|(i, c)| match c {
+        _ if escaped => {
+            escaped = false;
+            None
+        }
+        '\\' => {
+            escaped = true;
+            None
+        }
+        '"' => Some(i),
+        _ => None,
+    })?;
+    Some((crate::details::template::go_unquote(&value[..=end])?, &value[end + 1..]))
+}
+
+/// Parse a [`REJECTED_MARKER`] line: reason, note, type, object and reporter of the Event.
+pub(crate) fn parse_rejected(line: &str, now: DateTime<Utc>) -> Option<LoggedEvent> {
+    let (prefix, dump) = line.split_once(REJECTED_MARKER)?;
+    let text = |key: &str, within: &str| go_field(within, key).map(|(v, _)| v).filter(|v| !v.is_empty());
+    // The object: events.k8s.io's `Regarding:` or core/v1's `InvolvedObject:`.
+    let object = ["Regarding:v1.ObjectReference{", "InvolvedObject:v1.ObjectReference{"]
+        .iter()
+        .find_map(|marker| dump.split_once(marker).map(|(_, rest)| rest.split_once('}').map_or(rest, |(o, _)| o)));
+    let time = klog_time(prefix.trim_start(), now);
+    let event = LoggedEvent {
+        namespace: object.and_then(|o| text("Namespace", o)),
+        name: object.and_then(|o| text("Name", o)),
+        kind: object.and_then(|o| text("Kind", o)),
+        api_version: object.and_then(|o| text("APIVersion", o)),
+        field_path: object.and_then(|o| text("FieldPath", o)),
+        type_: text("Type", dump),
+        reason: text("Reason", dump)?,
+        message: text("Note", dump).or_else(|| text("Message", dump)).unwrap_or_default(),
+        component: text("ReportingController", dump),
+        host: text("ReportingInstance", dump),
+        time,
+        year_inferred: time.is_some(),
+    };
+    Some(event)
 }
 
 /// Parse the old unstructured klog event line; `now` supplies the year klog leaves out.

@@ -234,8 +234,10 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
     }
     if klog::is_log_line(line) {
         flush(st.pending, now, st.out);
-        let logged =
-            klog::parse_klog(line, now).or_else(|| klog::parse_old_klog(line, now)).or_else(|| klog::parse_e2e(line));
+        let logged = klog::parse_klog(line, now)
+            .or_else(|| klog::parse_old_klog(line, now))
+            .or_else(|| klog::parse_rejected(line, now))
+            .or_else(|| klog::parse_e2e(line));
         st.out.push(match logged {
             Some(event) => Ok(logged_record(&event)),
             None => Err(DecodeError::Item {
