@@ -428,3 +428,14 @@ fn an_event_the_server_rejected_is_read_from_its_go_dump() {
     assert_eq!((record.reason.as_str(), record.regarding.name.as_deref()), ("BackOff", Some("a")));
     assert!(record.note.starts_with("Back-off restarting failed container main"));
 }
+
+#[test]
+fn the_v1_4_fit_error_names_its_pod_and_its_nodes_reasons() {
+    // kubernetes/kubernetes#37232 (a new user's paste): the pre-1.8 table, one line per node.
+    let text = "Events:\n  FirstSeen\tLastSeen\tCount\tFrom\t\t\tSubobjectPath\tType\t\tReason\t\t\tMessage\n  ---------\t--------\t-----\t----\t\t\t-------------\t--------\t------\t\t\t-------\n  3m\t\t3m\t\t2\t{default-scheduler }\t\t\tWarning\t\tFailedScheduling\tpod (jenkins-0) failed to fit in any node\nfit failure on node (gke-a): Insufficient nvidia.com/gpu\nfit failure on node (gke-b): Insufficient nvidia.com/gpu\n";
+    let (records, reported) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?} {reported:?}") };
+    assert_eq!((record.regarding.name.as_deref(), record.count), (Some("jenkins-0"), 2));
+    let diagnoses = gpu_events_core::diagnose::diagnose(&records);
+    assert_eq!(diagnoses[0].cause, gpu_events_core::diagnose::Cause::InsufficientGpu);
+}

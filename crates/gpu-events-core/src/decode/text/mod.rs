@@ -616,6 +616,11 @@ fn own_pod(record: &EventRecord) -> Option<(String, Option<String>)> {
                 _ => quoted("network for pod \"").filter(|p| !p.is_empty()).map(|p| (p.to_owned(), None)),
             }
         }
+        // kube-scheduler v1.4-v1.5's FitError names its Pod: `pod (x) failed to fit in any node`.
+        Some(Details::Scheduling(SchedulingDetails::FitError(_))) => {
+            let (pod, _) = record.note.strip_prefix("pod (")?.split_once(") failed to fit in any node")?;
+            (!pod.is_empty()).then(|| (pod.to_owned(), None))
+        }
         // KAI's pod-grouper records its errors on the Pod it groups: `Pod "x" not found`.
         _ if record.reason == "PodGrouperWarning" => {
             let (pod, _) = record.note.strip_prefix("Pod \"")?.split_once('"')?;

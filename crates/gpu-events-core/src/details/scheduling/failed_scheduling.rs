@@ -154,6 +154,7 @@ fn looks_like_fit_error(text: &str) -> bool {
     text.starts_with("0/")
         || text.starts_with("In hyperNode ")
         || text.starts_with("No nodes are available that match all of the")
+        || (text.starts_with("pod (") && text.contains(") failed to fit in any node"))
 }
 
 /// Parse a kube-scheduler `FailedScheduling` note into its kind.

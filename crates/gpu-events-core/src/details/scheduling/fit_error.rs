@@ -68,6 +68,9 @@ pub enum FitErrorWording {
     /// kube-scheduler ≤1.9 `No nodes are available that match all of the (following)
     /// predicates:` with `Reason (count)` entries.
     Predicates,
+    /// kube-scheduler v1.4-v1.5 `pod (NAME) failed to fit in any node` with a `fit failure on
+    /// node (NODE): REASON, ...` line per node; the histogram counts the nodes per reason.
+    PerNode,
 }
 
 /// One histogram entry: how many nodes reported a reason.
@@ -146,6 +149,9 @@ impl FitError {
             }
             None => (None, text),
         };
+        if let Some(per_node) = parse_per_node(text, ending) {
+            return Some(per_node);
+        }
         let (wording, total_nodes, rest) = parse_header(text)?;
         if wording == FitErrorWording::Predicates {
             return Some(FitError {
@@ -227,6 +233,38 @@ pub(super) fn split_ending(text: &str) -> (&str, Ending) {
     } else {
         (text, Ending::None)
     }
+}
+
+/// kube-scheduler v1.4-v1.5's FitError (plugin/pkg/scheduler/generic_scheduler.go:
+/// `"pod (%s) failed to fit in any node\n"`, then `"fit failure on node (%s): %s\n"` per node,
+/// its reasons joined by `, `), its lines perhaps joined by spaces in a paste.
+fn parse_per_node(text: &str, ending: Ending) -> Option<FitError> {
+    const NODE: &str = "fit failure on node (";
+    let rest = text.strip_prefix("pod (")?;
+    let (_, rest) = rest.split_once(") failed to fit in any node")?;
+    let mut reasons: Vec<ReasonCount> = Vec::new();
+    let mut nodes = 0u32;
+    for entry in rest.split(NODE).skip(1) {
+        let (_, node_reasons) = entry.split_once("): ")?;
+        nodes += 1;
+        for reason in node_reasons.trim().split(", ").map(str::trim).filter(|r| !r.is_empty()) {
+            match reasons.iter_mut().find(|r| r.reason.text() == reason) {
+                Some(seen) => seen.count += 1,
+                None => reasons.push(ReasonCount::new(1, NodeReason::parse(reason))),
+            }
+        }
+    }
+    // Without a node line the message says nothing the header does not (and may be cut).
+    (rest.trim().is_empty() || nodes > 0).then_some(FitError {
+        wording: FitErrorWording::PerNode,
+        hyper_node: None,
+        total_nodes: (nodes > 0).then_some(nodes),
+        reasons,
+        pre_filter: None,
+        post_filter: Vec::new(),
+        preemption: None,
+        ending,
+    })
 }
 
 /// The header and what follows its colon.
@@ -815,6 +853,17 @@ mod tests {
             "No nodes are available that match all of the predicates: Insufficient nvidia.com/gpu (2), PodToleratesNodeTaints (1).",
         );
         assert!(matches!(fit.reasons[1].reason, NodeReason::UntoleratedTaint { .. }));
+        // v1.4-v1.5: a line per node, its lines joined by a paste (kubernetes/kubernetes#37232).
+        let fit = FitError::parse("pod (jenkins-0) failed to fit in any node fit failure on node (a): Insufficient cpu fit failure on node (b): Insufficient cpu, PodToleratesNodeTaints\nfit failure on node (c): Insufficient nvidia.com/gpu").unwrap();
+        assert_eq!(fit.wording, FitErrorWording::PerNode);
+        assert_eq!(fit.total_nodes, Some(3));
+        let counts: Vec<(u32, &str)> = fit.reasons.iter().map(|r| (r.count, r.reason.text())).collect();
+        assert_eq!(
+            counts,
+            [(2, "Insufficient cpu"), (1, "PodToleratesNodeTaints"), (1, "Insufficient nvidia.com/gpu")]
+        );
+        assert!(FitError::parse("pod (x) failed to fit in any node").is_some_and(|f| f.reasons.is_empty()));
+        assert!(FitError::parse("pod (x) failed to fit in any node because reasons").is_none());
     }
 
     #[test]
