@@ -439,3 +439,21 @@ fn the_v1_4_fit_error_names_its_pod_and_its_nodes_reasons() {
     let diagnoses = gpu_events_core::diagnose::diagnose(&records);
     assert_eq!(diagnoses[0].cause, gpu_events_core::diagnose::Cause::InsufficientGpu);
 }
+
+#[test]
+fn the_gke_consoles_summary_is_the_pods_condition() {
+    // GoogleCloudPlatform/container-engine-accelerators#104, corpus 187: the console's workload error.
+    let (records, _) = read("The workload shows PodUnschedulable Cannot schedule pods: Insufficient nvidia.com/gpu.\n");
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!(record.reason, "FailedScheduling");
+    assert!(record.has_flag(gpu_events_core::Flag::FromStatus), "a condition, not an event");
+    let diagnoses = gpu_events_core::diagnose::diagnose(&records);
+    assert_eq!(
+        (diagnoses[0].cause, diagnoses[0].confidence),
+        (gpu_events_core::diagnose::Cause::InsufficientGpu, gpu_events_core::diagnose::Confidence::Medium)
+    );
+    // Cut at the dot of the resource's name, the console names no resource: no cause is made up.
+    let (records, _) = read("1.PodUnschedulable Cannot schedule pods: Insufficient nvidia\n");
+    let diagnoses = gpu_events_core::diagnose::diagnose(&records);
+    assert!(diagnoses.iter().all(|d| d.cause == gpu_events_core::diagnose::Cause::Unknown), "{diagnoses:#?}");
+}

@@ -19,6 +19,9 @@ const EXTRA_STARTS: &[Start] = &[
     ("0/", "FailedScheduling", Some("Warning")),
     // GKE's cluster-autoscaler writes the NotTriggerScaleUp note capitalised.
     ("Pod didn't trigger scale-up", "NotTriggerScaleUp", Some("Normal")),
+    // The GKE console's summary of the PodScheduled condition (`PodUnschedulable` in its
+    // workload errors): the FitError's reasons without counts; a status, not an event.
+    (CONSOLE_START, "FailedScheduling", Some("Warning")),
     // The kubelet's container start failure (pkg/kubelet/kuberuntime/kuberuntime_container.go:
     // `FailedToStartContainer`, "Error: %v" of the runtime's error): `Error: ` alone is too
     // common a start, the runtime's own words after it are not.
@@ -52,6 +55,10 @@ fn count_len(text: &str) -> Option<usize> {
     let b = rest.bytes().take_while(u8::is_ascii_digit).count();
     (a > 0 && b > 0).then_some(a + 1 + b)
 }
+
+/// The GKE console's summary of a Pod's `PodScheduled` condition: read as the FitError it sums
+/// up, flagged `fromStatus` (the console shows the condition, not an event).
+const CONSOLE_START: &str = "Cannot schedule pods: ";
 
 /// A message start, the reason whose messages start so, and its type when it has only one.
 type Start = (&'static str, &'static str, Option<&'static str>);
@@ -153,7 +160,7 @@ pub(super) fn record(message: &str, regarding: &ObjectReference) -> Option<Event
         .find_map(|q| message.strip_prefix(*q).and_then(|m| m.strip_suffix(*q)))
         .unwrap_or(message)
         .trim();
-    let (_, reason, type_) = starts().iter().find(|(start, ..)| starts_with(message, start))?;
+    let (start, reason, type_) = starts().iter().find(|(start, ..)| starts_with(message, start))?;
     let message = without_trailing_prose(reason, None, message);
     let record = RawEvent {
         reason: Some(reason),
@@ -162,6 +169,7 @@ pub(super) fn record(message: &str, regarding: &ObjectReference) -> Option<Event
         regarding: regarding.clone(),
         namespace: regarding.namespace.as_deref(),
         inferred_reason: true,
+        from_status: *start == CONSOLE_START,
         ..RawEvent::default()
     }
     .into_record();

@@ -155,6 +155,7 @@ fn looks_like_fit_error(text: &str) -> bool {
         || text.starts_with("In hyperNode ")
         || text.starts_with("No nodes are available that match all of the")
         || (text.starts_with("pod (") && text.contains(") failed to fit in any node"))
+        || text.starts_with("Cannot schedule pods: ")
 }
 
 /// Parse a kube-scheduler `FailedScheduling` note into its kind.

@@ -71,6 +71,10 @@ pub enum FitErrorWording {
     /// kube-scheduler v1.4-v1.5 `pod (NAME) failed to fit in any node` with a `fit failure on
     /// node (NODE): REASON, ...` line per node; the histogram counts the nodes per reason.
     PerNode,
+    /// The GKE console's summary of the Pod's `PodScheduled` condition: `Cannot schedule pods:
+    /// Insufficient nvidia.com/gpu.` (reasons without counts: each entry counts 1, at least one
+    /// node; `totalNodes` is absent).
+    Console,
 }
 
 /// One histogram entry: how many nodes reported a reason.
@@ -151,6 +155,9 @@ impl FitError {
         };
         if let Some(per_node) = parse_per_node(text, ending) {
             return Some(per_node);
+        }
+        if let Some(body) = text.strip_prefix("Cannot schedule pods: ") {
+            return parse_console(body, ending);
         }
         let (wording, total_nodes, rest) = parse_header(text)?;
         if wording == FitErrorWording::Predicates {
@@ -259,6 +266,38 @@ fn parse_per_node(text: &str, ending: Ending) -> Option<FitError> {
         wording: FitErrorWording::PerNode,
         hyper_node: None,
         total_nodes: (nodes > 0).then_some(nodes),
+        reasons,
+        pre_filter: None,
+        post_filter: Vec::new(),
+        preemption: None,
+        ending,
+    })
+}
+
+/// The GKE console's `Cannot schedule pods: REASON[, REASON]` body. A resource the console cut
+/// at its first dot (`Insufficient nvidia` of `nvidia.com/gpu`: the page splits the message
+/// there) names no resource: it is kept as text, short of nothing.
+fn parse_console(body: &str, ending: Ending) -> Option<FitError> {
+    let whole = |resource: &str| {
+        resource.contains('/')
+            || matches!(resource, "cpu" | "memory" | "pods" | "ephemeral-storage")
+            || resource.starts_with("hugepages-")
+    };
+    let reasons: Vec<ReasonCount> = body
+        .split([',', ';'])
+        .map(str::trim)
+        .filter(|entry| !entry.is_empty())
+        .map(|entry| match NodeReason::parse(entry) {
+            NodeReason::Insufficient { resource, .. } if !whole(&resource) => {
+                ReasonCount::new(1, NodeReason::Other { text: entry.to_owned() })
+            }
+            reason => ReasonCount::new(1, reason),
+        })
+        .collect();
+    (!reasons.is_empty()).then_some(FitError {
+        wording: FitErrorWording::Console,
+        hyper_node: None,
+        total_nodes: None,
         reasons,
         pre_filter: None,
         post_filter: Vec::new(),
@@ -864,6 +903,12 @@ mod tests {
         );
         assert!(FitError::parse("pod (x) failed to fit in any node").is_some_and(|f| f.reasons.is_empty()));
         assert!(FitError::parse("pod (x) failed to fit in any node because reasons").is_none());
+        // The GKE console (corpus 187, 197): no counts; a resource cut at its dot names none.
+        let fit = FitError::parse("Cannot schedule pods: Insufficient nvidia.com/gpu.").unwrap();
+        assert_eq!((fit.wording, fit.total_nodes), (FitErrorWording::Console, None));
+        assert_eq!(fit.insufficient("nvidia.com/gpu"), Some(1));
+        let cut = FitError::parse("Cannot schedule pods: Insufficient nvidia").unwrap();
+        assert!(matches!(cut.reasons[0].reason, NodeReason::Other { .. }), "{cut:?}");
     }
 
     #[test]
