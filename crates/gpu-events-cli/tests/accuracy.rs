@@ -384,6 +384,7 @@ fn corpus_accuracy_matches_docs_accuracy_md() {
     }
     let table = report(&tallies);
     println!("{table}\nTuning texts not fully right:\n{misses}");
+    readme_quotes_the_held_out_rates(&tallies["heldout"]);
 
     let doc_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/accuracy.md");
     let doc = std::fs::read_to_string(&doc_path).unwrap_or_default();
@@ -402,6 +403,28 @@ fn corpus_accuracy_matches_docs_accuracy_md() {
         current,
         Some(generated.as_str()),
         "docs/accuracy.md does not hold this measurement; regenerate with\n  UPDATE_ACCURACY=1 cargo test -p gpu-events-cli --test accuracy"
+    );
+}
+
+/// The README quotes the held-out rates in words ("about N% of events and M% of stuck objects");
+/// they must stay within five points of the measurement.
+fn readme_quotes_the_held_out_rates(held_out: &Tally) {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).unwrap();
+    let flat = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    let quoted = flat
+        .split_once("today about ")
+        .and_then(|(_, rest)| rest.split_once("% of events and "))
+        .and_then(|(events, rest)| {
+            Some((events.parse::<f64>().ok()?, rest.split_once("% of stuck objects")?.0.parse::<f64>().ok()?))
+        })
+        .expect("README.md says \"today about N% of events and M% of stuck objects\"");
+    let measured = (
+        100.0 * held_out.events_right as f64 / held_out.events as f64,
+        100.0 * held_out.objects_right as f64 / held_out.objects as f64,
+    );
+    assert!(
+        (quoted.0 - measured.0).abs() <= 5.0 && (quoted.1 - measured.1).abs() <= 5.0,
+        "README.md quotes {quoted:?}% of held-out events and objects right; docs/accuracy.md measures {measured:.0?}"
     );
 }
 
