@@ -1025,3 +1025,77 @@ fn a_row_without_its_message_does_not_outweigh_one_whose_note_names_a_cause() {
     let text = "  Warning  FailedScheduling   10h  default-scheduler   0/6 nodes are available: 6 Insufficient nvidia.com/gpu.\n  Normal   NotTriggerScaleUp  1s\n";
     assert_eq!(single(text).1, Cause::InsufficientGpu);
 }
+
+#[test]
+fn a_container_the_runtime_could_not_start_is_a_start_failure() {
+    // Azure/aks-engine (corpus 211): a Job's Pod `Status: Failed`, its container terminated
+    // `ContainerCannotRun` under the NVIDIA prestart hook's error (cut by the paste).
+    let text = "Name:         cuda-vector-add-8hdjn\nNamespace:    default\nStatus:       Failed\nContainers:\n  cuda-vector-add:\n    State:          Terminated\n      Reason:       ContainerCannotRun\n      Message:      OCI runtime create failed: container_linux.go:344: starting container process caused \"running prestart hook 0 caused \\\"error running hook: exit status 1, stdout: , stderr: exec command: [/usr/bin/nvidia-container-cli --load-kmods configure --co\n";
+    let diagnoses = diagnose(&records(text));
+    assert_eq!(diagnoses.len(), 1, "{diagnoses:#?}");
+    let d = &diagnoses[0];
+    assert_eq!((d.phase, d.cause, d.confidence), (Phase::Failed, Cause::ContainerStartFailed, Confidence::Medium));
+    // The state's message is the evidence, not the reader's `container X status: R`.
+    assert!(
+        d.evidence.iter().any(|r| r.reason == "ContainerCannotRun" && r.note.starts_with("OCI runtime create failed"))
+    );
+    // A `get pods` STATUS of the kubelet's reason for a failed start says as much on its own.
+    let text = "NAME        READY   STATUS              RESTARTS   AGE\ngpu-pod-0   0/1     RunContainerError   1          11s\n";
+    assert_eq!(single(text).1, Cause::ContainerStartFailed);
+}
+
+#[test]
+fn a_runtime_that_failed_to_create_the_container_for_an_unknown_reason_is_a_start_failure() {
+    // NVIDIA/gpu-operator on MicroK8s (corpus 201): the spec could not be generated.
+    let text = "  Warning  Failed     2m34s   kubelet   Error: failed to generate container \"4f9f5999\" spec: failed to generate spec: path \"/run/nvidia/validations\" is mounted on \"/run\" but it is not a shared mount\n";
+    assert_eq!(single(text), (Phase::ContainerCreating, Cause::ContainerStartFailed, Confidence::Medium));
+    // An error of no known runtime step stays unknown.
+    let text = "  Warning  Failed     2m34s   kubelet   Error: something else went wrong\n";
+    assert_eq!(single(text).1, Cause::Unknown);
+}
+
+#[test]
+fn a_container_state_pasted_out_of_a_pods_yaml_is_its_status() {
+    // NVIDIA/gpu-operator#1518 (corpus 204): the state at its own depth between prose lines,
+    // its message a folded scalar.
+    let text = "in the validator pod the toolkit-validation container fails with the following initContainerStatus:\n          exitCode: 128\n          reason: StartError\n          message: >-\n            failed to create containerd task: failed to create shim task: OCI\n            runtime create failed: error running hook #0: error\n            running hook: exit status 1, stdout: , stderr:\n            nvidia-container-cli.real: mount error: file creation failed\n\nTo Reproduce\n";
+    let read = records(text);
+    let status: Vec<_> = read.iter().filter(|r| r.reason == "StartError").collect();
+    assert_eq!(status.len(), 1, "{read:#?}");
+    assert!(status[0].has_flag(gpu_events_core::Flag::FromStatus));
+    assert!(status[0].note.ends_with("OCI runtime create failed: error running hook #0: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli.real: mount error: file creation failed"), "{}", status[0].note);
+    assert_eq!(single(text).1, Cause::ContainerStartFailed);
+    // Under its parents, in JSON's order of keys.
+    let text = "  lastState:\n    terminated:\n      reason: StartError\n      exitCode: 128\n      message: 'failed to create containerd task: unresolvable CDI devices nvidia.com/gpu=all: unknown'\n";
+    assert_eq!(single(text).1, Cause::CdiDeviceUnresolvable);
+}
+
+#[test]
+fn gpu_operator_steps_only_where_the_gpu_operator_is_in_evidence() {
+    let hook = "failed to create containerd task: nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown";
+    let steps = |name: &str, ns: &str| {
+        let text = format!("  Warning  Failed  2m  kubelet  Error: {hook}\n");
+        let mut read = records(&text);
+        for r in &mut read {
+            r.regarding.name = Some(name.to_owned());
+            r.regarding.namespace = Some(ns.to_owned());
+        }
+        let diagnoses = diagnose(&read);
+        assert_eq!(diagnoses[0].cause, Cause::CudaDriverMismatch);
+        diagnoses[0].next_steps.join("\n")
+    };
+    // An EKS AMI's own driver: no operator, no `-n gpu-operator`.
+    let plain = steps("trainer-0", "ml");
+    assert!(!plain.contains("gpu-operator"), "{plain}");
+    assert!(plain.contains("kubectl get pods -A -o wide | grep -iE 'nvidia-driver|driver-installer'"), "{plain}");
+    // The operator's validator: its default namespace, said to be assumed.
+    let operator = steps("nvidia-operator-validator-c9wp2", "default");
+    assert!(operator.contains("kubectl logs -n gpu-operator -l app=nvidia-driver-daemonset --tail=100   # the GPU Operator's default namespace"), "{operator}");
+    // OpenShift's namespace, as the input gives it.
+    let openshift = steps("nvidia-cuda-validator-q6m4x", "nvidia-gpu-operator");
+    assert!(
+        openshift.contains("kubectl logs -n nvidia-gpu-operator -l app=nvidia-driver-daemonset --tail=100"),
+        "{openshift}"
+    );
+    assert!(!openshift.contains("default namespace"), "{openshift}");
+}

@@ -55,6 +55,7 @@ use chrono::{DateTime, Utc};
 pub use detect::Format;
 pub use error::{DecodeError, ItemLocation};
 pub use parallel::{Parallel, ParallelMap};
+pub(crate) use pod::START_FAILURES;
 pub use pod::pod_status_record;
 
 use crate::EventRecord;

@@ -42,6 +42,9 @@ pub(crate) struct PodStatus {
     pub(crate) oom_killed: Option<ContainerState>,
     /// The first container waiting for a reason (init containers first).
     pub(crate) waiting: Option<ContainerState>,
+    /// The first container the runtime failed to start ([`START_FAILURES`]), in its state or
+    /// last state: the root of the back-off that follows.
+    pub(crate) start_failure: Option<ContainerState>,
     /// The message of a `PodScheduled` condition that is `False` for `Unschedulable`: the
     /// scheduler writes the FitError it also records as the `FailedScheduling` event there
     /// (kube-scheduler `handleSchedulingFailure`, v1.37), and the condition outlives the event.
@@ -54,10 +57,16 @@ pub(crate) struct PodStatus {
     pub(crate) waiting_phase: Option<&'static str>,
 }
 
+/// A terminated container's reasons when the runtime failed to start it: containerd's CRI
+/// plugin writes `StartError` (exit code 128) when StartContainer fails (a hook, a CDI
+/// injection, the entrypoint not found), dockershim wrote `ContainerCannotRun` (Docker's
+/// `State.Error`); the state's `message` is the runtime's error chain.
+pub(crate) const START_FAILURES: &[&str] = &["StartError", "ContainerCannotRun"];
+
 /// The phases [`PodStatus::waiting_phase`] takes, as `status.phase` or kubectl's STATUS
-/// column writes them.
+/// column writes them (a `Failed` Pod is not waiting, but stuck all the same).
 pub(crate) fn waiting_phase(text: &str) -> Option<&'static str> {
-    ["Pending", "ContainerCreating"].into_iter().find(|p| *p == text)
+    ["Pending", "ContainerCreating", "Failed"].into_iter().find(|p| *p == text)
 }
 
 impl PodStatus {
@@ -105,6 +114,12 @@ impl PodStatus {
                 if pod.oom_killed.is_none() {
                     pod.oom_killed = oom.map(state);
                 }
+                if pod.start_failure.is_none() {
+                    pod.start_failure = ["state", "lastState"].into_iter().find_map(|which| {
+                        let found = reason(which, "terminated").filter(|r| START_FAILURES.contains(&r.as_str()))?;
+                        Some(ContainerState { message: message(which, "terminated"), ..state(found) })
+                    });
+                }
                 if pod.waiting.is_none() {
                     pod.waiting = reason("state", "waiting")
                         .map(state)
@@ -115,10 +130,55 @@ impl PodStatus {
         Some(pod)
     }
 
+    /// The status of a container's state pasted alone (`terminated: {reason: StartError,
+    /// exitCode: 128, message: ...}`, or its fields without the parent), about an unnamed Pod;
+    /// `None` for a map that is no container state (an Event has `reason` and `message` too,
+    /// but none of a terminated state's own fields).
+    pub(crate) fn of_state_fragment(map: &Map<String, Value>) -> Option<PodStatus> {
+        const TERMINATED: &[&str] = &["exitCode", "startedAt", "finishedAt", "containerID", "signal"];
+        let nested = |map: &Map<String, Value>| {
+            ["terminated", "waiting"].into_iter().find_map(|k| Some((k, map.get(k)?.as_object()?.clone())))
+        };
+        let (which, state) = match ["state", "lastState"].into_iter().find_map(|k| map.get(k)?.as_object()) {
+            Some(parent) => nested(parent)?,
+            None => match nested(map) {
+                Some(found) => found,
+                None if TERMINATED.iter().any(|k| map.contains_key(*k)) => ("terminated", map.clone()),
+                None => return None,
+            },
+        };
+        let text = |key: &str| state.get(key).and_then(Value::as_str).map(str::to_owned);
+        let found = ContainerState { reason: text("reason")?, message: text("message"), ..ContainerState::default() };
+        let mut pod = PodStatus {
+            kind: Some("Pod".to_owned()),
+            time: newest_time(&Value::Object(state.clone())),
+            ..PodStatus::default()
+        };
+        match which {
+            _ if found.reason == "OOMKilled" => pod.oom_killed = Some(found),
+            _ if START_FAILURES.contains(&found.reason.as_str()) => pod.start_failure = Some(found),
+            "waiting" => pod.waiting = Some(found),
+            _ => return None,
+        }
+        Some(pod)
+    }
+
+    /// The records of what the status says: [`record`](Self::record), and beside a container's
+    /// state the Pod's phase when it is `Failed` (the container will not be started again, so
+    /// the Pod is not waiting on it; the state alone does not say so).
+    pub(crate) fn records(&self) -> impl Iterator<Item = EventRecord> + use<> {
+        let container = self.oom_killed.is_some() || self.start_failure.is_some() || self.waiting.is_some();
+        let phase = (self.reason.is_none() && container && self.waiting_phase == Some("Failed")).then(|| {
+            PodStatus { oom_killed: None, start_failure: None, waiting: None, unschedulable: None, ..self.clone() }
+                .record()
+        });
+        self.record().into_iter().chain(phase.flatten())
+    }
+
     /// The record of what the status says; `None` when it says nothing is wrong.
     pub(crate) fn record(&self) -> Option<EventRecord> {
-        // An OOM kill outranks the back-off it causes.
-        let container = self.oom_killed.as_ref().or(self.waiting.as_ref());
+        // An OOM kill, or a start the runtime failed, outranks the back-off it causes.
+        let container = self.oom_killed.as_ref().or(self.start_failure.as_ref()).or(self.waiting.as_ref());
         let (reason, note, field_path) = match (self.reason.as_deref(), container) {
             (Some(reason), _) => (reason, self.message.clone(), None),
             // The kubelet's own words for the state, when the input has them.

@@ -14,6 +14,8 @@
 //!   `- ` list item) through the lines YAML can continue with: indented lines, `- ` items,
 //!   lower-camel `key:` lines at column 0 (Kubernetes field names; `kubectl describe` writes
 //!   `Capitalized Keys:`), `---`, and blank lines followed by one of those. At least two lines.
+//!   Also a container's state cut out of a Pod's YAML at its own depth (`reason:` with
+//!   `exitCode:` or `message:`, indented, no parents).
 //! * [`Shape::Text`]: everything else, for the text readers (describe sections, event tables,
 //!   klog lines, status blocks, UI lists, single messages; see [`super::text`]), which account
 //!   for each of its lines.
@@ -208,13 +210,49 @@ const YAML_STARTS: &[&str] = &[
     "reportingController:",
 ];
 
+/// The keys of a container's state (`state.terminated`, `lastState.waiting`), one of which
+/// beside `reason:` makes an indented run of `key: value` lines a state cut out of a Pod's
+/// YAML ([`fragment_end`]).
+const STATE_KEYS: &[&str] = &["exitCode:", "message:", "startedAt:", "finishedAt:", "containerID:", "signal:"];
+
+/// The parents a container state is pasted under, without the rest of the Pod.
+const STATE_PARENTS: &[&str] = &["state:", "lastState:", "terminated:", "waiting:"];
+
+/// The last line (0-based) of a container state pasted out of a Pod's YAML at its own depth
+/// (`          reason: StartError` under prose, its parents left out), if one starts at `at`:
+/// indented `key: value` lines of lower-camel keys at one indentation, with deeper lines
+/// (nested keys, a folded `>-` message) between them, holding `reason:` and one of
+/// [`STATE_KEYS`], or opening with one of [`STATE_PARENTS`].
+fn fragment_end(lines: &[Cow<'_, str>], at: usize) -> Option<usize> {
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let base = indent(&lines[at]);
+    let first = lines[at].trim_start();
+    if base == 0 || !continues_yaml(first) {
+        return None;
+    }
+    let (mut end, mut reason, mut state) = (at, false, STATE_PARENTS.iter().any(|p| first.trim_end() == *p));
+    for (index, line) in lines.iter().enumerate().skip(at) {
+        let depth = indent(line);
+        let text = line.trim_start();
+        if line.trim().is_empty() || depth < base || (depth == base && !continues_yaml(text)) {
+            break;
+        }
+        if depth == base || state {
+            reason |= text.starts_with("reason:");
+            state |= STATE_KEYS.iter().any(|key| text.starts_with(key));
+        }
+        end = index;
+    }
+    (end > at && reason && state).then_some(end)
+}
+
 /// The last line (0-based) of a YAML region that starts at line `at`, if one does.
 fn yaml_end(lines: &[Cow<'_, str>], at: usize) -> Option<usize> {
     let first = lines[at].as_ref();
     let item = first.strip_prefix("- ").unwrap_or(first);
     let starts = first.trim_end() == "---" || YAML_STARTS.iter().any(|key| item.starts_with(key));
     if !starts {
-        return None;
+        return fragment_end(lines, at);
     }
     let mut end = at;
     let mut index = at + 1;
@@ -297,6 +335,20 @@ mod tests {
     fn a_yaml_list_dump_is_one_region() {
         let input = "apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Event\n  reason: Failed\n---\nkind: List\n";
         assert_eq!(shapes(input), vec![(Shape::Yaml, 1, 7)]);
+    }
+
+    #[test]
+    fn a_container_state_cut_out_of_a_pod_is_yaml() {
+        // Corpus 204's shape: prose, a terminated state at its depth with a folded message, prose.
+        let input = "the container fails with:\n          exitCode: 128\n          reason: StartError\n          message: >-\n            failed to create containerd task: a\n            wrapped error\n\nTo Reproduce\n";
+        assert_eq!(shapes(input), vec![(Shape::Text, 1, 1), (Shape::Yaml, 2, 6), (Shape::Text, 7, 8)]);
+        // Under its parent, the keys one level deeper.
+        let input = "  lastState:\n    terminated:\n      reason: StartError\n      exitCode: 128\n";
+        assert_eq!(shapes(input), vec![(Shape::Yaml, 1, 4)]);
+        // Indented `key: value` lines that are no container state stay text (a describe's
+        // nested fields are capitalised; these are a sentence's).
+        assert_eq!(shapes("  reason: unknown\n  we tried again\n"), vec![(Shape::Text, 1, 2)]);
+        assert_eq!(shapes("    Reason:       StartError\n    Exit Code:    128\n"), vec![(Shape::Text, 1, 2)]);
     }
 
     #[test]

@@ -178,6 +178,12 @@ impl PendingItem {
         if (kind == Some("Pod") || bare_status) && map.get("status").is_some_and(Value::is_object) {
             return Ok(PodStatus::of_object(&map).and_then(|pod| pod.record()));
         }
+        // A container's state cut out of a Pod (`lastState: {terminated: ...}`).
+        if kind.is_none()
+            && let Some(pod) = PodStatus::of_state_fragment(&map)
+        {
+            return Ok(pod.record());
+        }
         if let Some(kind) = map.get("kind").and_then(Value::as_str)
             && kind != "Event"
         {

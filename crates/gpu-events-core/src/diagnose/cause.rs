@@ -27,6 +27,12 @@ pub enum StepScope {
     Nvidia,
     /// The evidence is the Ascend device plugin's.
     Ascend,
+    /// The evidence comes from the NVIDIA GPU Operator: its reasons, its namespace
+    /// (`gpu-operator`, OpenShift's `nvidia-gpu-operator`) or one of its Pods
+    /// (`nvidia-operator-validator-*`, `nvidia-driver-daemonset-*`, ...). Steps in this scope name
+    /// its namespace as `{operator-ns}`: the object's when it is one of those, else the chart's
+    /// default `gpu-operator`, with a comment saying it is assumed.
+    GpuOperator,
 }
 
 /// One next step: a kubectl command (or a check on the node) with `{kind}`, `{ns}`, `{name}`
@@ -160,8 +166,9 @@ causes! {
         Nvidia: "kubectl get pods -A -o wide | grep -E 'toolkit|driver'   # the NVIDIA container toolkit configures the nvidia handler",
     ]),
     NvidiaRuntimeMissing("nvidia-runtime-missing", "The NVIDIA container runtime or toolkit is missing or broken on the node.", [
-        "kubectl get pods -n gpu-operator -o wide | grep -E 'toolkit|driver'",
-        "kubectl logs -n gpu-operator -l app=nvidia-container-toolkit-daemonset --tail=100",
+        "kubectl get pods -A -o wide | grep -E 'toolkit|driver'",
+        GpuOperator: "kubectl logs -n {operator-ns} -l app=nvidia-container-toolkit-daemonset --tail=100   # the GPU Operator's default namespace",
+        "nvidia-ctk --version; grep -A3 nvidia /etc/containerd/config.toml   # on the node",
     ]),
     CdiDeviceUnresolvable("cdi-device-unresolvable", "The runtime cannot resolve the CDI device names the Pod was given (CDI spec missing or stale).", [
         "ls /etc/cdi /var/run/cdi   # on the node",
@@ -233,7 +240,8 @@ causes! {
     ]),
     CudaDriverMismatch("cuda-driver-mismatch", "The GPU driver on the node is missing, not loaded, or too old for the container's CUDA.", [
         TensorFusion: "kubectl logs job/{name} -n {ns} --all-containers",
-        "kubectl get pods -n gpu-operator -o wide | grep driver",
+        "kubectl get pods -A -o wide | grep -iE 'nvidia-driver|driver-installer'",
+        GpuOperator: "kubectl logs -n {operator-ns} -l app=nvidia-driver-daemonset --tail=100   # the GPU Operator's default namespace",
         "nvidia-smi   # on the node",
     ]),
     DevicePluginMissing("device-plugin-missing", "No device plugin advertises the requested accelerator on the nodes: the resource is not registered (capacity without allocatable, or absent), so the scheduler sees none of it.", [

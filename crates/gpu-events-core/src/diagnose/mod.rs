@@ -67,6 +67,10 @@
 //!     `Pending`, nothing else) takes the cause of its group: the PodGroup, Job or Workload it
 //!     belongs to by the controllers' naming, or the one group of the input when that is
 //!     unnamed; a Job takes its PodGroup's. At most Medium (corpus 101, 108).
+//! 17. A container the runtime failed to start (a terminated `StartError` or `ContainerCannotRun`
+//!     state, `RunContainerError`, a create or start error chain of no more specific cause) is
+//!     `container-start-failed`, not a crash loop or `unknown`: the program never ran. Beside
+//!     describe's `Status: Failed`, the phase is `Failed` (corpus 201, 211).
 //!
 //! # FitErrors: which per-node reason is the cause
 //!

@@ -3,7 +3,7 @@
 //! TensorFusion errors whose text is the only discriminator, a marker in the note).
 
 use super::{Cause, Confidence, Phase};
-use crate::details::node::{NodeDetails, OomScope, RuntimeCause};
+use crate::details::node::{NodeDetails, OomScope, RuntimeCause, RuntimePhase};
 use crate::details::scheduling::SchedulingDetails;
 use crate::details::{Details, EcosystemDetails};
 use crate::reason::{
@@ -269,12 +269,22 @@ fn container_status(reason: &str, init: bool, note: &str) -> Signal {
     // The readers' own `container NAME status: REASON` says nothing the reason does not.
     let synthetic = note.strip_suffix(reason).is_some_and(|n| n.ends_with("status: "));
     let said = !note.is_empty() && !synthetic;
-    if matches!(reason, "CreateContainerError" | "RunContainerError") && said {
+    // The runtime's reasons for a container it failed to start (containerd's `StartError`,
+    // dockershim's `ContainerCannotRun`, the kubelet's `RunContainerError`) say what failed
+    // even without a message: the start, not the program.
+    let start = matches!(reason, "RunContainerError") || crate::decode::START_FAILURES.contains(&reason);
+    if (matches!(reason, "CreateContainerError") || start) && said {
         let failure = crate::details::node::RuntimeFailure::classify(None, note);
         return match runtime_cause(&failure.cause, note) {
+            Cause::Unknown if start || failure.phase.is_some() => {
+                cause(Phase::ContainerCreating, Cause::ContainerStartFailed, Medium)
+            }
             Cause::Unknown => cause(Phase::ContainerCreating, Cause::Unknown, Medium),
             found => cause(Phase::ContainerCreating, found, Medium),
         };
+    }
+    if start {
+        return cause(Phase::ContainerCreating, Cause::ContainerStartFailed, Medium);
     }
     match reason {
         "OOMKilled" => cause(Phase::OomKilled, Cause::ContainerOom, High),
@@ -284,10 +294,12 @@ fn container_status(reason: &str, init: bool, note: &str) -> Signal {
             cause(Phase::ContainerCreating, Cause::ImagePullFailed, High)
         }
         "CreateContainerConfigError" => cause(Phase::ContainerCreating, Cause::ConfigNotFound, Medium),
-        "CreateContainerError" | "RunContainerError" => cause(Phase::ContainerCreating, Cause::Unknown, Medium),
+        "CreateContainerError" => cause(Phase::ContainerCreating, Cause::Unknown, Medium),
         // A Pod seen waiting (`pod status: Pending`, a Normal record): stuck, why unknown here.
         "Pending" if synthetic => cause(Phase::Pending, Cause::Unknown, Confidence::Low),
         "ContainerCreating" if synthetic => cause(Phase::ContainerCreating, Cause::Unknown, Confidence::Low),
+        // A Pod seen `Failed` (describe's `Status:`): done for good; its containers' states say why.
+        "Failed" if synthetic => cause(Phase::Failed, Cause::Unknown, Confidence::Low),
         "ContainerCreating" | "PodInitializing" => phase(Phase::ContainerCreating),
         _ => NONE,
     }
@@ -356,6 +368,13 @@ fn kubelet_signal(reason: KubeletReason, record: &EventRecord, details: Option<&
         K::Failed | K::FailedCreatePodSandBox => match node_details {
             Some(NodeDetails::ImagePullFailed(_)) => cause(Phase::ContainerCreating, Cause::ImagePullFailed, High),
             Some(NodeDetails::RuntimeFailure(failure)) => match runtime_cause(&failure.cause, &failure.error) {
+                // The runtime failed to create or start the container, for no reason known
+                // here (a spec it could not generate, a mount propagation it refused).
+                Cause::Unknown
+                    if matches!(failure.phase, Some(RuntimePhase::CreateContainer | RuntimePhase::StartContainer)) =>
+                {
+                    cause(Phase::ContainerCreating, Cause::ContainerStartFailed, Medium)
+                }
                 Cause::Unknown => cause(Phase::ContainerCreating, Cause::Unknown, Medium),
                 found => {
                     Signal { also: nvidia_handler(&failure.cause), ..cause(Phase::ContainerCreating, found, High) }

@@ -47,12 +47,37 @@ pub(super) fn likely_kind<'a>(object: &ObjectKey, records: impl Iterator<Item = 
     kinds.all(|k| k == [first]).then(|| first.to_owned())
 }
 
+/// The namespaces the NVIDIA GPU Operator is installed in (its Helm chart's documented
+/// `gpu-operator`, OpenShift's OperatorHub `nvidia-gpu-operator`).
+const GPU_OPERATOR_NAMESPACES: &[&str] = &["gpu-operator", "nvidia-gpu-operator"];
+
+/// The prefixes of the GPU Operator's Pods (its DaemonSets' names, gpu-operator
+/// assets/state-*, v25.3) and its own Deployment's.
+const GPU_OPERATOR_PODS: &[&str] = &[
+    "gpu-operator-",
+    "nvidia-operator-validator-",
+    "nvidia-driver-daemonset-",
+    "nvidia-container-toolkit-daemonset-",
+    "nvidia-device-plugin-daemonset-",
+    "nvidia-cuda-validator-",
+    "nvidia-dcgm-exporter-",
+    "gpu-feature-discovery-",
+    "nvidia-mig-manager-",
+];
+
+/// Whether an object is the GPU Operator's, by its namespace or its Pod's name.
+fn of_gpu_operator(namespace: Option<&str>, name: Option<&str>) -> bool {
+    namespace.is_some_and(|ns| GPU_OPERATOR_NAMESPACES.contains(&ns))
+        || name.is_some_and(|n| GPU_OPERATOR_PODS.iter().any(|p| n.starts_with(p)))
+}
+
 /// The scopes a diagnosis is in.
 struct Scopes {
     kind: Option<String>,
     sources: Vec<Source>,
     api_groups: Vec<String>,
     nvidia: bool,
+    gpu_operator: bool,
 }
 
 impl Scopes {
@@ -71,6 +96,11 @@ impl Scopes {
                 .filter_map(|v| v.split_once('/').map(|(group, _)| group.to_owned()))
                 .collect(),
             nvidia: evidence.iter().any(mentions_nvidia),
+            gpu_operator: of_gpu_operator(object.namespace.as_deref(), object.name.as_deref())
+                || evidence.iter().any(|r| {
+                    r.source == Some(Source::NvidiaGpuOperator)
+                        || of_gpu_operator(r.regarding.namespace.as_deref(), r.regarding.name.as_deref())
+                }),
         }
     }
 
@@ -99,6 +129,7 @@ impl Scopes {
             StepScope::Kueue => self.from(Source::Kueue, "kueue.x-k8s.io"),
             StepScope::Nvidia => self.nvidia || self.sources.contains(&Source::NvidiaGpuOperator),
             StepScope::Ascend => self.sources.contains(&Source::AscendDevicePlugin),
+            StepScope::GpuOperator => self.gpu_operator,
         }
     }
 }
@@ -127,6 +158,12 @@ pub(super) fn fill(template: &str, object: &ObjectKey) -> String {
     let text = match object.namespace.as_deref() {
         Some(ns) => template.replace("{ns}", ns),
         None => template.replace(" -n {ns}", "").replace("{ns}", "default"),
+    };
+    // The GPU Operator's namespace: the object's when it is one, else the chart's default.
+    let operator_ns = object.namespace.as_deref().filter(|ns| GPU_OPERATOR_NAMESPACES.contains(ns));
+    let text = match operator_ns {
+        Some(ns) => text.replace("{operator-ns}", ns).replace("   # the GPU Operator's default namespace", ""),
+        None => text.replace("{operator-ns}", GPU_OPERATOR_NAMESPACES[0]),
     };
     text.replace("{kind}", &kind).replace("{name}", name)
 }

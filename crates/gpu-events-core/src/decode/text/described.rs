@@ -5,7 +5,15 @@
 use chrono::{DateTime, Utc};
 
 use crate::EventRecord;
-use crate::decode::pod::{ContainerState, PodStatus};
+use crate::decode::pod::{ContainerState, PodStatus, START_FAILURES};
+
+/// Which of [`Described`]'s container states a `Reason:` was kept in.
+#[derive(Clone, Copy, Debug)]
+enum Kept {
+    OomKilled,
+    StartFailure,
+    Waiting,
+}
 
 /// The object a describe section is about, from its `Name:`/`Namespace:`/`Kind:` lines.
 #[derive(Clone, Debug, Default)]
@@ -27,6 +35,11 @@ pub(super) struct Described {
     waiting: Option<ContainerState>,
     /// The first container whose state or last state is `Terminated` `Reason: OOMKilled`.
     oom_killed: Option<ContainerState>,
+    /// The first container whose state or last state is a start failure (`Reason: StartError`,
+    /// `ContainerCannotRun`), with its `Message:`.
+    start_failure: Option<ContainerState>,
+    /// The state the last container `Reason:` was kept in, for the `Message:` under it.
+    last_kept: Option<Kept>,
     /// `Status: Pending` (a Pod's phase), kept for a Pod only: a PVC's describe says it too.
     phase: Option<&'static str>,
 }
@@ -102,12 +115,35 @@ impl Described {
         if self.kind.as_deref().is_some_and(|kind| kind != "Pod") {
             return;
         }
+        let start_failure = START_FAILURES.contains(&value);
         match key.trim() {
             "State" => self.in_last_state = false,
             "Last State" => self.in_last_state = true,
-            "Reason" if value == "OOMKilled" && self.oom_killed.is_none() => self.oom_killed = Some(state(value)),
-            "Reason" if value == "OOMKilled" => {}
-            "Reason" if !self.in_last_state && self.waiting.is_none() => self.waiting = Some(state(value)),
+            "Reason" => {
+                self.last_kept = None;
+                let slot = match () {
+                    _ if value == "OOMKilled" => (&mut self.oom_killed, Kept::OomKilled),
+                    _ if start_failure => (&mut self.start_failure, Kept::StartFailure),
+                    _ if !self.in_last_state => (&mut self.waiting, Kept::Waiting),
+                    _ => return,
+                };
+                if slot.0.is_none() {
+                    *slot.0 = Some(state(value));
+                    self.last_kept = Some(slot.1);
+                }
+            }
+            // The state's message, on the line under its reason (kubectl writes it there).
+            "Message" if !value.is_empty() => {
+                let kept = match self.last_kept.take() {
+                    Some(Kept::OomKilled) => &mut self.oom_killed,
+                    Some(Kept::StartFailure) => &mut self.start_failure,
+                    Some(Kept::Waiting) => &mut self.waiting,
+                    None => return,
+                };
+                if let Some(kept) = kept {
+                    kept.message = Some(value.to_owned());
+                }
+            }
             _ => {}
         }
     }
@@ -272,7 +308,7 @@ pub(super) fn from_command(line: &str) -> Option<Described> {
 
 /// The Pod status block of a describe (`Status: Failed`, `Reason: UnexpectedAdmissionError`,
 /// `Message: ...`) or its container states, as a record flagged `fromStatus`, true `now`.
-pub(super) fn status_record(described: &Described, now: DateTime<Utc>) -> Option<EventRecord> {
+pub(super) fn status_record(described: &Described, now: DateTime<Utc>) -> impl Iterator<Item = EventRecord> + use<> {
     PodStatus {
         kind: described.kind.clone(),
         namespace: described.namespace.clone(),
@@ -286,8 +322,9 @@ pub(super) fn status_record(described: &Described, now: DateTime<Utc>) -> Option
         unschedulable: None,
         time: Some(now),
         waiting_phase: described.phase.filter(|_| described.kind.as_deref() == Some("Pod")),
+        start_failure: described.start_failure.clone(),
     }
-    .record()
+    .records()
 }
 
 #[cfg(test)]
