@@ -1099,3 +1099,35 @@ fn gpu_operator_steps_only_where_the_gpu_operator_is_in_evidence() {
     );
     assert!(!openshift.contains("default namespace"), "{openshift}");
 }
+
+#[test]
+fn an_admission_preemption_that_found_nothing_to_evict_is_a_shortage() {
+    // kubernetes/kube-state-metrics#1145 (a new user's paste): a Pod's status, the node at its
+    // max-pods. No device plugin in it, so not `device-plugin-unavailable`.
+    let text = r#"{
+  "message": "Pod Unexpected error while attempting to recover from admission failure: preemption: error finding a set of pods to preempt: no set of running pods found to reclaim resources: [(res: pods, q: 1), ]",
+  "phase": "Failed",
+  "reason": "UnexpectedAdmissionError",
+  "startTime": "2020-04-19T19:30:12Z"
+}
+"#;
+    assert_eq!(single(text), (Phase::Failed, Cause::InsufficientResources, Confidence::High));
+    // `jq .status` output is the Pod's status, not an Event.
+    assert!(records(text).iter().all(|r| r.has_flag(gpu_events_core::Flag::FromStatus)));
+    // A GPU among the shortfall is the GPU.
+    let text = "  Warning  UnexpectedAdmissionError  104m  kubelet  Unexpected error while attempting to recover from admission failure: preemption: error finding a set of pods to preempt: no set of running pods found to reclaim resources: [(res: memory, q: 11067392), (res: nvidia.com/gpu, q: 1), ]\n";
+    assert_eq!(single(text).1, Cause::InsufficientGpu);
+}
+
+#[test]
+fn a_probe_that_keeps_failing_is_its_own_cause() {
+    // NVIDIA-AI-Blueprints/rag#31 (a new user's paste): a NIM whose health endpoint never came up.
+    let text = "  Warning  Unhealthy  16s (x292 over 50m)  kubelet  Startup probe failed: Get \"http://10.0.0.1:8000/v1/health/ready\": dial tcp 10.0.0.1:8000: connect: connection refused\n";
+    assert_eq!(single(text), (Phase::Running, Cause::ProbeFailing, Confidence::High));
+    // The kubelet restarting the container for it says the same.
+    let text = "  Normal   Killing    1m   kubelet  Container vllm failed liveness probe, will be restarted\n";
+    assert_eq!(single(text).1, Cause::ProbeFailing);
+    // Readiness restarts nothing: at most Medium.
+    let text = "  Warning  Unhealthy  5s (x40 over 10m)  kubelet  Readiness probe failed: HTTP probe failed with statuscode: 503\n";
+    assert_eq!(single(text), (Phase::Running, Cause::ProbeFailing, Confidence::Medium));
+}

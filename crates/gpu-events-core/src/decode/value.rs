@@ -172,6 +172,15 @@ impl PendingItem {
         }
         location.name = map.get("metadata").and_then(|m| m.get("name")).and_then(Value::as_str).map(str::to_owned);
         projected_object(&mut map);
+        // A Pod's `.status` pasted without its key (`kubectl get pod -o json | jq .status`): a
+        // phase beside fields only a Pod status has.
+        const POD_STATUS_FIELDS: &[&str] = &["startTime", "conditions", "containerStatuses", "hostIP", "qosClass"];
+        if !map.contains_key("kind")
+            && map.get("phase").is_some_and(Value::is_string)
+            && POD_STATUS_FIELDS.iter().any(|key| map.contains_key(*key))
+        {
+            map = Map::from_iter([("status".to_owned(), Value::Object(map))]);
+        }
         // A Pod, or its `status:` pasted alone: what its status says.
         let kind = map.get("kind").and_then(Value::as_str);
         let bare_status = kind.is_none() && !EVENT_FIELDS.iter().any(|key| map.contains_key(*key));

@@ -284,6 +284,11 @@ causes! {
         Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.status.containerStatuses[*].lastState}'",
         "kubectl get events -n {ns} --field-selector involvedObject.name={name}",
     ]),
+    ProbeFailing("probe-failing", "The container runs but its startup, liveness or readiness probe keeps failing: the server is not up yet (a model still loading onto the GPU), listens on another port or path, or the probe gives it too little time.", [
+        Pod: "kubectl logs {name} -n {ns} --all-containers --tail=100",
+        Pod: "kubectl get {kind} {name} -n {ns} -o yaml | grep -A8 -E 'startupProbe|livenessProbe|readinessProbe'",
+        "kubectl get events -n {ns} --field-selector involvedObject.name={name}",
+    ]),
     NodeNotReady("node-not-ready", "The node is NotReady (kubelet not reporting, network or runtime down): its Pods cannot start and may be evicted.", [
         Node: "kubectl describe node {name}",
         "kubectl get nodes -o wide",

@@ -3,7 +3,7 @@
 //! TensorFusion errors whose text is the only discriminator, a marker in the note).
 
 use super::{Cause, Confidence, Phase};
-use crate::details::node::{NodeDetails, OomScope, RuntimeCause, RuntimePhase};
+use crate::details::node::{KillCause, NodeDetails, OomScope, ProbeKind, RuntimeCause, RuntimePhase};
 use crate::details::scheduling::SchedulingDetails;
 use crate::details::{Details, EcosystemDetails};
 use crate::reason::{
@@ -390,6 +390,15 @@ fn kubelet_signal(reason: KubeletReason, record: &EventRecord, details: Option<&
             Some(NodeDetails::OutOfResource(short)) => cause(Phase::Failed, shortage(&short.resource), High),
             _ => cause(Phase::Failed, Cause::DevicePluginUnavailable, Medium),
         },
+        // Admission preemption for a critical Pod found nothing to evict: the node is short of
+        // what the kubelet lists (`pods`: its max-pods), no device plugin is involved.
+        K::UnexpectedAdmissionError
+            if let Some(Details::Node(NodeDetails::UnexpectedAdmission(admission))) = details
+                && let Some(short) = admission.shortfall.first() =>
+        {
+            let gpu = admission.shortfall.iter().find(|s| super::fit::is_gpu_resource(&s.resource));
+            cause(Phase::Failed, shortage(&gpu.unwrap_or(short).resource), High)
+        }
         // The plugin answered that a device is gone (`nvml: GPU is lost`, an Xid): the device
         // is at fault, not the plugin.
         K::UnexpectedAdmissionError if names_device_fault(&record.note) => {
@@ -421,7 +430,24 @@ fn kubelet_signal(reason: KubeletReason, record: &EventRecord, details: Option<&
         K::FailedPrepareDynamicResources => cause(Phase::ContainerCreating, Cause::DraPrepareFailed, High),
         // A GPU container's probe that runs `nvidia-smi` and finds no GPU, or reports an Xid.
         K::Unhealthy if names_device_fault(&record.note) => cause(Phase::Running, Cause::DeviceFault, Medium),
-        K::Unhealthy => phase(Phase::Running),
+        // A probe that fails again and again: the server never comes up (GPU inference servers
+        // load their model for minutes). Readiness alone keeps traffic away, and restarts
+        // nothing: the surer causes are startup and liveness.
+        K::Unhealthy => match details {
+            Some(Details::Node(NodeDetails::ProbeFailed(probe))) if probe.probe == ProbeKind::Readiness => {
+                cause(Phase::Running, Cause::ProbeFailing, Medium)
+            }
+            Some(Details::Node(NodeDetails::ProbeFailed(_))) => cause(Phase::Running, Cause::ProbeFailing, High),
+            _ => phase(Phase::Running),
+        },
+        K::Killing => match details {
+            Some(Details::Node(NodeDetails::ContainerKilling(killing)))
+                if matches!(killing.cause, KillCause::LivenessProbeFailed | KillCause::StartupProbeFailed) =>
+            {
+                cause(Phase::Running, Cause::ProbeFailing, High)
+            }
+            _ => NONE,
+        },
         _ => NONE,
     }
 }

@@ -44,6 +44,11 @@ pub enum AllocationCause {
     RequestChanged,
     /// `device plugin GetPreferredAllocation rpc failed with err: %v`.
     PreferredAllocationFailed,
+    /// The kubelet could not admit a critical Pod by preempting others (pkg/kubelet/preemption,
+    /// v1.9–v1.36): `preemption: error finding a set of pods to preempt: no set of running pods
+    /// found to reclaim resources: [(res: %v, q: %v), ]`; the node is short of what
+    /// [`UnexpectedAdmission::shortfall`] lists, and no running Pod frees it.
+    NoPodsToPreempt,
     /// The device plugin's Allocate call returned a gRPC error (`rpc error: code = ...`).
     DevicePluginRpc,
     /// Any other text (vendor plugins, topology manager).
@@ -80,8 +85,39 @@ pub struct UnexpectedAdmission {
     pub grpc: Option<GrpcStatus>,
     /// An NVML error inside the error, when there is one.
     pub nvml: Option<NvmlError>,
+    /// What the node is short of, for [`AllocationCause::NoPodsToPreempt`], in the kubelet's
+    /// order; empty otherwise (omitted from JSON then).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shortfall: Vec<Shortfall>,
     /// The inner error (the `%v`), verbatim.
     pub error: String,
+}
+
+/// One resource the kubelet's admission preemption could not reclaim (`(res: cpu, q: 2550)`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct Shortfall {
+    /// The resource (`cpu`, `memory`, `pods`, `nvidia.com/gpu`).
+    pub resource: String,
+    /// How much is missing, in the resource's base unit as the kubelet counts it: millicores
+    /// for `cpu`, bytes for `memory` and `ephemeral-storage`, a count for `pods` and extended
+    /// resources.
+    pub quantity: i64,
+}
+
+/// The `[(res: %v, q: %v), ...]` list of `admissionRequirementList.toString()`; empty when the
+/// text is not one.
+fn shortfall_list(text: &str) -> Vec<Shortfall> {
+    let Some(list) = text.trim().strip_prefix('[') else { return Vec::new() };
+    list.split("(res: ")
+        .skip(1)
+        .filter_map(|item| {
+            let (resource, rest) = item.split_once(", q: ")?;
+            let quantity = rest.split_once(')')?.0.trim().parse().ok()?;
+            Some(Shortfall { resource: resource.trim().to_owned(), quantity })
+        })
+        .collect()
 }
 
 impl UnexpectedAdmission {
@@ -107,6 +143,7 @@ impl UnexpectedAdmission {
             container: None,
             grpc: GrpcStatus::find(error),
             nvml: NvmlError::find(error),
+            shortfall: Vec::new(),
             error: error.to_owned(),
         };
         admission.classify(error);
@@ -114,6 +151,15 @@ impl UnexpectedAdmission {
     }
 
     fn classify(&mut self, error: &str) {
+        if let Some(list) = after(error, "no set of running pods found to reclaim resources: ") {
+            let shortfall = shortfall_list(list);
+            if !shortfall.is_empty() {
+                self.cause = AllocationCause::NoPodsToPreempt;
+                self.resource = Some(shortfall[0].resource.clone());
+                self.shortfall = shortfall;
+                return;
+            }
+        }
         let mut inner = error;
         if let Some([uid, container, rest]) = captures::<3>("pod %s container %s %s", error)
             && !uid.contains(' ')
@@ -392,7 +438,25 @@ mod tests {
         )
         .unwrap();
         assert_eq!(recover.step, AdmissionStep::RecoverAdmissionFailure);
-        assert_eq!(recover.cause, AllocationCause::Other);
+        assert_eq!(recover.cause, AllocationCause::NoPodsToPreempt);
+        assert_eq!(recover.resource.as_deref(), Some("nvidia.com/gpu"));
+        assert_eq!(recover.shortfall, vec![Shortfall { resource: "nvidia.com/gpu".to_owned(), quantity: 1 }]);
+        // kube-state-metrics#1145: a Pod's status message, two resources.
+        let pods = UnexpectedAdmission::parse(
+            "Pod Unexpected error while attempting to recover from admission failure: preemption: error finding a set of pods to preempt: no set of running pods found to reclaim resources: [(res: pods, q: 1), (res: cpu, q: 2550), ]",
+        )
+        .unwrap();
+        assert!(pods.pod_status);
+        assert_eq!(
+            pods.shortfall.iter().map(|s| (s.resource.as_str(), s.quantity)).collect::<Vec<_>>(),
+            [("pods", 1), ("cpu", 2550)]
+        );
+        // A list cut short names no shortfall.
+        let cut = UnexpectedAdmission::parse(
+            "Unexpected error while attempting to recover from admission failure: preemption: error finding a set of pods to preempt: no set of running pods found to reclaim resources: [(res: mem",
+        )
+        .unwrap();
+        assert_eq!(cut.cause, AllocationCause::Other);
     }
 
     #[test]
