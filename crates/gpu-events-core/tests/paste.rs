@@ -457,3 +457,16 @@ fn the_gke_consoles_summary_is_the_pods_condition() {
     let diagnoses = gpu_events_core::diagnose::diagnose(&records);
     assert!(diagnoses.iter().all(|d| d.cause == gpu_events_core::diagnose::Cause::Unknown), "{diagnoses:#?}");
 }
+
+#[test]
+fn a_row_cut_after_its_age_is_not_glued_onto_the_message_above() {
+    // kserve/kserve#3124-like `get events` rows (coreweave/kubernetes-cloud#125): the paste ends
+    // in a row cut after its LAST SEEN.
+    let text = "2m37s                  Warning   InternalError            InferenceService/sd4              fails to reconcile predictor: please apply your changes to the latest version and try again\n2m36s\n";
+    let (records, reported) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert!(record.note.ends_with("and try again"), "{}", record.note);
+    assert_eq!(record.regarding.kind.as_deref(), Some("InferenceService"));
+    assert_eq!(reported.len(), 1, "{reported:?}");
+    assert!(reported[0].contains("line 2"), "{reported:?}");
+}

@@ -288,6 +288,8 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
             if *st.in_events
                 && (line.starts_with(char::is_whitespace) || wraps(previous, line))
                 && !(line.starts_with(|c: char| !c.is_whitespace()) && line.contains(":  "))
+                // A row cut after its first cell (`2m36s`) is no part of the message above.
+                && age::parse_age(line.trim()).is_none()
                 && reason_colon_message(line).is_none() =>
         {
             p.message.push(' ');

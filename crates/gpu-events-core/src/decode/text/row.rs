@@ -125,11 +125,12 @@ fn is_component(text: &str) -> bool {
             && text.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
-/// `kind/name` as in `pod/llama-0` or `daemonset/nvidia-dcgm-exporter`.
+/// `kind/name` as in `pod/llama-0` or `daemonset/nvidia-dcgm-exporter`; also with the Kind
+/// capitalised (`Service/x`, `InferenceService/x`), as custom columns and event exporters print it.
 fn is_object(text: &str) -> bool {
     text.split_once('/').is_some_and(|(kind, name)| {
-        !kind.is_empty()
-            && kind.chars().all(|c| c.is_ascii_lowercase() || c == '.' || c.is_ascii_digit())
+        kind.starts_with(|c: char| c.is_ascii_alphabetic())
+            && kind.chars().all(|c| c.is_ascii_alphanumeric() || c == '.')
             && !name.is_empty()
             && !name.contains(char::is_whitespace)
     })
@@ -384,7 +385,11 @@ impl<'a> Row<'a> {
         if row.type_.is_none() && row.object.is_none() && row.age.is_none() {
             return None;
         }
-        let (start, _) = *cells.get(i)?;
+        // A row of every cell but an empty message (`Starting  node/x` with nothing after it):
+        // its type, age and object say it is one.
+        let Some(&(start, _)) = cells.get(i) else {
+            return (row.type_.is_some() && row.age.is_some() && row.object.is_some()).then_some(row);
+        };
         row.message = line.get(start..)?.trim_end();
         Some(row)
     }
@@ -433,6 +438,14 @@ mod tests {
         )
         .unwrap();
         assert_eq!((row.type_, row.reason, row.object), (None, "FailedScheduling", Some("pod/model-2")));
+        // google/dranet#221: a headerless row whose message is empty is a row, not a wrap.
+        let row = Row::parse("8m15s       Normal    Starting                        node/dra-worker2", None).unwrap();
+        assert_eq!((row.reason, row.object, row.message), ("Starting", Some("node/dra-worker2"), ""));
+        // Knative's objects with their Kind capitalised (coreweave/kubernetes-cloud#125).
+        let row = Row::parse("2m38s                  Normal    Created                  Service/sd4-predictor      Created Route \"sd4\"", None).unwrap();
+        assert_eq!((row.reason, row.object, row.from), ("Created", Some("Service/sd4-predictor"), None));
+        // A slash after a space or before nothing is no object.
+        assert!(!is_object("TCP /health") && !is_object("Service/") && !is_object("/x"));
     }
 
     #[test]
