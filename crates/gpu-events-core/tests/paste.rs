@@ -470,3 +470,14 @@ fn a_row_cut_after_its_age_is_not_glued_onto_the_message_above() {
     assert_eq!(reported.len(), 1, "{reported:?}");
     assert!(reported[0].contains("line 2"), "{reported:?}");
 }
+
+#[test]
+fn a_describe_row_whose_message_went_onto_the_next_line_keeps_it() {
+    // defilantech/LLMKube#78 (corpus 232): no age, the message alone on the next line.
+    let text = "The actual scheduling failure is only visible via `kubectl describe pod`:\nWarning  FailedScheduling  default-scheduler\n0/1 nodes are available: 1 Insufficient nvidia.com/gpu\n\n## Expected Behavior\n";
+    let (records, _) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!(record.reason, "FailedScheduling");
+    assert_eq!(record.note, "0/1 nodes are available: 1 Insufficient nvidia.com/gpu");
+    assert_eq!(record.reporting_controller.as_deref(), Some("default-scheduler"));
+}

@@ -286,13 +286,19 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
         // as long as a terminal's width (a short row followed by prose was not wrapped).
         Some(p)
             if *st.in_events
-                && (line.starts_with(char::is_whitespace) || wraps(previous, line))
+                // A row of a describe whose message starts on the next line takes that line
+                // whatever its indentation.
+                && (line.starts_with(char::is_whitespace)
+                    || wraps(previous, line)
+                    || (p.message.is_empty() && p.row.object.is_none() && p.row.from.is_some()))
                 && !(line.starts_with(|c: char| !c.is_whitespace()) && line.contains(":  "))
                 // A row cut after its first cell (`2m36s`) is no part of the message above.
                 && age::parse_age(line.trim()).is_none()
                 && reason_colon_message(line).is_none() =>
         {
-            p.message.push(' ');
+            if !p.message.is_empty() {
+                p.message.push(' ');
+            }
             p.message.push_str(line.trim());
             p.last_width = line.chars().count();
             Use::Read

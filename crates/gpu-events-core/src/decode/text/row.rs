@@ -375,8 +375,9 @@ impl<'a> Row<'a> {
                 row.age = Some(age);
                 i += 1;
             }
-            // FROM is a cell only when a message follows it.
-            if cells.len() > i + 1 {
+            // FROM is a cell only when a message follows it, or when it is the row's last cell
+            // and reads as a component (the message wrapped onto the next line whole).
+            if cells.len() > i + 1 || (cells.len() == i + 1 && text(i).is_some_and(is_component)) {
                 row.from = text(i);
                 i += 1;
             }
@@ -388,7 +389,8 @@ impl<'a> Row<'a> {
         // A row of every cell but an empty message (`Starting  node/x` with nothing after it):
         // its type, age and object say it is one.
         let Some(&(start, _)) = cells.get(i) else {
-            return (row.type_.is_some() && row.age.is_some() && row.object.is_some()).then_some(row);
+            let complete = row.age.is_some() && row.object.is_some();
+            return (row.type_.is_some() && (complete || row.from.is_some())).then_some(row);
         };
         row.message = line.get(start..)?.trim_end();
         Some(row)
@@ -444,6 +446,9 @@ mod tests {
         // Knative's objects with their Kind capitalised (coreweave/kubernetes-cloud#125).
         let row = Row::parse("2m38s                  Normal    Created                  Service/sd4-predictor      Created Route \"sd4\"", None).unwrap();
         assert_eq!((row.reason, row.object, row.from), ("Created", Some("Service/sd4-predictor"), None));
+        // A describe row whose message went whole onto the next line (defilantech/LLMKube#78).
+        let row = Row::parse("Warning  FailedScheduling  default-scheduler", None).unwrap();
+        assert_eq!((row.reason, row.from, row.message), ("FailedScheduling", Some("default-scheduler"), ""));
         // A slash after a space or before nothing is no object.
         assert!(!is_object("TCP /health") && !is_object("Service/") && !is_object("/x"));
     }
