@@ -80,10 +80,14 @@ fn the_bundled_sample_gets_a_diagnosis_per_stuck_pod() {
     let sample = include_str!("../../gpu-events-cli/sample/events.yaml");
     let diagnoses = diagnose(&records(sample));
     let find = |name: &str| diagnoses.iter().find(|d| d.object.name.as_deref() == Some(name)).unwrap();
-    // The default-scheduler FitError (06:03) is newer than the TensorFusion quota error (05:52).
-    assert_eq!(find("llama-train-3").cause, Cause::InsufficientGpu);
-    // The older quota error is evidence for another cause: less than High.
-    assert_eq!(find("llama-train-3").confidence, Confidence::Medium);
+    // Karpenter could not provision for it (05:41, `no instance type has enough resources`):
+    // that failure explains the shortage the newer FitError (06:03) reports.
+    assert_eq!(find("llama-train-3").cause, Cause::NodeExpansionFailed);
+    // The quota error is evidence for another cause: less than High.
+    assert!(find("llama-train-3").confidence < Confidence::High);
+    assert!(
+        find("llama-train-3").evidence.iter().any(|r| r.reason == "FailedScheduling" && r.note.starts_with("0/36"))
+    );
 
     assert_eq!(find("nvidia-dcgm-exporter-qd6vj").cause, Cause::RuntimeHandlerMissing);
     assert_eq!(find("nvidia-example-workload").cause, Cause::CdiDeviceUnresolvable);
@@ -942,6 +946,24 @@ fn the_shortage_a_scale_up_answers_is_in_the_evidence() {
     let [d] = diagnoses.as_slice() else { panic!("{diagnoses:#?}") };
     assert_eq!(d.cause, Cause::NodeExpansionFailed);
     assert!(d.evidence.iter().any(|e| e.reason == "FailedScheduling"), "{:#?}", d.evidence);
+}
+
+#[test]
+fn a_node_group_that_cannot_grow_explains_the_shortage_after_it() {
+    // 2i2c-org/infrastructure#2185 (a new user's paste): the one group that fits backs off after
+    // a failed scale-up; the FitError two minutes later is its consequence.
+    let text = "2023-02-08T18:24:48Z [Normal] pod didn't trigger scale-up: 1 node(s) didn't match Pod's node affinity/selector, 1 in backoff after failed scale-up
+2023-02-08T18:27:02Z [Warning] 0/3 nodes are available: 1 Insufficient memory, 2 node(s) didn't match Pod's node affinity/selector.
+";
+    let read = records(text);
+    assert_eq!(read[1].last_timestamp.map(|t| t.to_rfc3339()), Some("2023-02-08T18:27:02+00:00".to_owned()));
+    assert_eq!(single(text).1, Cause::NodeExpansionFailed);
+    // No group fits the Pod at all: the autoscaler sums up the FitError, whose shortage it is
+    // (corpus 144).
+    let text = "  Warning  FailedScheduling   2m  default-scheduler   0/3 nodes are available: 3 Insufficient memory.
+  Normal   NotTriggerScaleUp  1m  cluster-autoscaler  pod didn't trigger scale-up: 2 Insufficient memory, 1 node(s) didn't match Pod's node affinity/selector
+";
+    assert_eq!(single(text).1, Cause::InsufficientResources);
 }
 
 #[test]

@@ -71,6 +71,11 @@
 //!     state, `RunContainerError`, a create or start error chain of no more specific cause) is
 //!     `container-start-failed`, not a crash loop or `unknown`: the program never ran. Beside
 //!     describe's `Status: Failed`, the phase is `Failed` (corpus 201, 211).
+//! 18. A node group that would fit the Pod but cannot grow (cluster-autoscaler's `in backoff
+//!     after failed scale-up`, `max node group size reached`; Karpenter's own FailedScheduling;
+//!     GKE's `FailedScaleUp`) explains the shortage the scheduler reports, newer or not:
+//!     `node-expansion-failed`. A `NotTriggerScaleUp` that says only that no group fits sums up
+//!     the FitError, whose shortage is the cause (corpus 144).
 //!
 //! # FitErrors: which per-node reason is the cause
 //!

@@ -190,6 +190,16 @@ pub(super) fn conclude(readings: &mut [Reading], on_node: bool) -> Option<(Phase
         Some((fault, _)) if on_node && matches!(cause, Cause::ContainerOom | Cause::HostOom) => fault,
         _ => (cause, newest_confidence),
     };
+    // A scale-up that failed for the Pod explains the shortage it was asked to fix, whichever
+    // was recorded last: the failure is the root (a node group in backoff, a stockout).
+    let (cause, newest_confidence) = match readings
+        .iter()
+        .filter(|r| !r.signal.summary && r.signal.phase == Some(phase))
+        .find_map(|r| r.signal.cause.filter(|(c, _)| *c == Cause::NodeExpansionFailed))
+    {
+        Some(failed) if explains(failed.0, cause) => failed,
+        _ => (cause, newest_confidence),
+    };
     // The surest record of the cause decides (a bare `Error: ImagePullBackOff` after the pull
     // error that says `401 Unauthorized`).
     let mut confidence =

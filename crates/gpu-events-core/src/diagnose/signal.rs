@@ -150,8 +150,18 @@ pub(super) fn read(record: &EventRecord) -> Signal {
         Reason::ClusterAutoscaler(ClusterAutoscalerReason::FailedScaleUp) => {
             cause(Phase::Pending, Cause::NodeExpansionFailed, High)
         }
-        Reason::ClusterAutoscaler(ClusterAutoscalerReason::NotTriggerScaleUp) => {
+        // A node group that would fit cannot grow (backing off after a failed scale-up, at its
+        // maximum size, at a cluster-wide limit): the scale-up, not the shortage it was for,
+        // is what failed (cluster-autoscaler core/scaleup/orchestrator.go's skipped reasons).
+        Reason::ClusterAutoscaler(ClusterAutoscalerReason::NotTriggerScaleUp)
+            if SCALE_UP_LIMITS.iter().any(|limit| note.contains(limit)) =>
+        {
             cause(Phase::Pending, Cause::NodeExpansionFailed, Medium)
+        }
+        // Otherwise it says no node group would fit the Pod either: it sums up the FitError's
+        // shortage, which comes first (corpus 144).
+        Reason::ClusterAutoscaler(ClusterAutoscalerReason::NotTriggerScaleUp) => {
+            Signal { summary: true, ..cause(Phase::Pending, Cause::NodeExpansionFailed, Medium) }
         }
         Reason::TensorFusion(tf) => tensorfusion(tf, note),
         Reason::Kubelet(kubelet) => kubelet_signal(kubelet, record, details),
@@ -202,6 +212,13 @@ pub(super) fn read(record: &EventRecord) -> Signal {
         },
     }
 }
+
+/// cluster-autoscaler's reasons for skipping a node group that would fit the Pod
+/// (`NotTriggerScaleUp`'s `%d <reason>` list; core/scaleup/orchestrator.go,
+/// processors/status/scale_up_status_processor.go, v1.24–v1.34): the group cannot grow.
+/// `max cluster %s limit reached` and GKE's `Max cluster limit reached` end in `limit reached`.
+const SCALE_UP_LIMITS: &[&str] =
+    &["in backoff after failed scale-up", "max node group size reached", "not ready for scale-up", "limit reached"];
 
 /// Whether the reason is HAMi's.
 fn reason_is_hami(reason: Reason) -> bool {

@@ -553,15 +553,35 @@ fn bare_message(line: &str, described: &Described) -> Option<EventRecord> {
     };
     let message = bare::find_in_prose(text)?;
     let mut record = bare::record(message, &described.reference())?;
+    let at = text.find(message).unwrap_or(0);
+    stamp_from_prefix(&mut record, &text[..at]);
     // `Unschedulable: <message>` is the Pod's PodScheduled condition as `-o yaml` or a console
     // shows it: what the Pod's status says, not an event.
-    let at = text.find(message).unwrap_or(0);
     if record.reason == "FailedScheduling" && text[..at].trim_end_matches([' ', '`', '"']).ends_with("Unschedulable:") {
         record.flags.push(Flag::FromStatus);
         record.flags.sort_unstable();
         record.flags.dedup();
     }
     Some(record)
+}
+
+/// What a log or a progress list writes before a message (`2023-02-08T18:27:02Z [Warning] `,
+/// JupyterHub's spawn progress, event exporters): the RFC 3339 time it opens with is when the
+/// event was seen, and a `[Type]` is its type.
+fn stamp_from_prefix(record: &mut EventRecord, prefix: &str) {
+    let mut words = prefix.split_whitespace();
+    if let Some(time) = words.next().and_then(|w| DateTime::parse_from_rfc3339(w).ok()) {
+        let time = time.to_utc();
+        record.first_timestamp = Some(time);
+        record.last_timestamp = Some(time);
+    }
+    for word in prefix.split_whitespace() {
+        match word {
+            "[Normal]" => record.type_ = Some(crate::EventType::Normal),
+            "[Warning]" => record.type_ = Some(crate::EventType::Warning),
+            _ => {}
+        }
+    }
 }
 
 /// Events that name no object, pasted beside the one Pod a paste lists (a `kubectl get pods`
