@@ -481,3 +481,33 @@ fn a_describe_row_whose_message_went_onto_the_next_line_keeps_it() {
     assert_eq!(record.note, "0/1 nodes are available: 1 Insufficient nvidia.com/gpu");
     assert_eq!(record.reporting_controller.as_deref(), Some("default-scheduler"));
 }
+
+#[test]
+fn a_terminal_wrap_inside_a_url_or_a_quoted_name_adds_no_space() {
+    // kubeflow/website#2340 (corpus 244): the wrap fell inside a project id in a URL.
+    let text = "  Normal   TriggeredScaleUp   11m   cluster-autoscaler  pod triggered scale-up: [{https://content.googleapis.com/compute/v1/projects/sample-proj1-281\n118/zones/europe-west1-b/instanceGroups/gke-cluster-kf-nap-grp 0->1 (max: 1000)}]\n";
+    let (records, _) = read(text);
+    assert!(records[0].note.contains("projects/sample-proj1-281118/zones/"), "{}", records[0].note);
+    // Inside a quoted volume name too; between words, a space.
+    let text = "  Warning  FailedMount  2m  kubelet  MountVolume.SetUp failed for volume \"pvc-0b3a9c1e-5d2f-4c1b-9e8a-1234567890ab-and-a-long-tail-to-reach-the-w\nidth\" : rpc error: code = Internal desc = mount failed\n";
+    let (records, _) = read(text);
+    assert!(records[0].note.contains("reach-the-width\" : rpc error"), "{}", records[0].note);
+    let text = "  Warning  FailedScheduling  2m  default-scheduler  0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector, 2 Insufficient\nnvidia.com/gpu.\n";
+    let (records, _) = read(text);
+    assert!(records[0].note.ends_with("2 Insufficient nvidia.com/gpu."), "{}", records[0].note);
+}
+
+#[test]
+fn an_event_reissued_on_its_owner_keeps_its_own_grammar_and_object() {
+    // kubeflow/website#2340 (corpus 244): the notebook-controller copies its Pod's events onto
+    // the Notebook with a `Reissued from pod/NAME: ` prefix.
+    let text = "Events:\n  Type     Reason             Age   From                 Message\n  ----     ------             ----  ----                 -------\n  Warning  FailedScheduling   12m   notebook-controller  Reissued from pod/gpu1-0: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu.\n";
+    let (records, _) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert!(record.note.starts_with("Reissued from pod/gpu1-0: "), "the note stays verbatim");
+    assert!(matches!(record.details, Some(gpu_events_core::details::Details::Scheduling(_))), "{:?}", record.details);
+    let related = record.related.as_ref().unwrap();
+    assert_eq!((related.kind.as_deref(), related.name.as_deref()), (Some("Pod"), Some("gpu1-0")));
+    // The section is the owner's, not a Pod's: no kind is inferred from the reason.
+    assert_eq!(record.regarding.kind, None);
+}

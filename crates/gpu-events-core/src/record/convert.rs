@@ -60,6 +60,21 @@ pub(crate) fn note_form_row(reason: &ReasonName, details: Option<&Details>, repo
     (row != resolved && row.as_str() == reason.as_str()).then_some(row)
 }
 
+/// Kubeflow's controllers copy the events of the objects they own onto their own object
+/// (notebook-controller's `Reissued from %s/%s: %s`, the lower-cased kind, the name, the
+/// message: components/notebook-controller/controllers/notebook_controller.go): the object
+/// it came from, and its own message.
+fn reissued_from(note: &str) -> Option<(ObjectReference, &str)> {
+    let rest = note.strip_prefix("Reissued from ")?;
+    let (object, message) = rest.split_once(": ")?;
+    let (kind, name) = object.split_once('/')?;
+    if kind.is_empty() || name.is_empty() || object.contains(' ') {
+        return None;
+    }
+    let kind = crate::record::kinds::kind_info(kind).map_or_else(|| kind.to_owned(), |info| info.kind.to_owned());
+    Some((ObjectReference { kind: Some(kind), name: Some(name.to_owned()), ..ObjectReference::default() }, message))
+}
+
 fn non_empty(s: &Option<String>) -> Option<&str> {
     s.as_deref().filter(|s| !s.is_empty())
 }
@@ -96,10 +111,14 @@ impl RawEvent<'_> {
         };
         let info = reason.info();
 
+        // An event re-issued on another object keeps its own message after the prefix.
+        let reissued = reissued_from(&note);
+        let message = reissued.as_ref().map_or(note.as_str(), |(_, message)| message);
         // An empty note carries nothing to parse (and nothing is lost).
-        let details = info.and_then(|i| i.grammar).filter(|_| !note.is_empty()).map(|grammar| {
-            grammar
-                .parse(&Note::new(&note).with_action(self.action).with_reporting_controller(self.reporting_controller))
+        let details = info.and_then(|i| i.grammar).filter(|_| !message.is_empty()).map(|grammar| {
+            grammar.parse(
+                &Note::new(message).with_action(self.action).with_reporting_controller(self.reporting_controller),
+            )
         });
 
         if let Some(row) = note_form_row(&reason, details.as_ref(), self.reporting_controller) {
@@ -128,9 +147,11 @@ impl RawEvent<'_> {
         if self.inferred_reason {
             flags.push(Flag::InferredReason);
         }
-        // A reason that concerns one kind of object names it where the input did not.
+        // A reason that concerns one kind of object names it where the input did not; not on
+        // an event re-issued from that object onto another.
         let mut regarding = self.regarding;
         if regarding.kind.is_none()
+            && reissued.is_none()
             && let Some([kind]) = info.map(|i| i.objects)
         {
             regarding.kind = Some((*kind).to_owned());
@@ -155,7 +176,7 @@ impl RawEvent<'_> {
             reason,
             type_,
             regarding,
-            related: self.related,
+            related: self.related.or_else(|| reissued.map(|(object, _)| object)),
             action: self.action.map(str::to_owned),
             reporting_controller: self.reporting_controller.map(str::to_owned),
             reporting_instance: self.reporting_instance.map(str::to_owned),

@@ -37,12 +37,58 @@ const OLD_KLOG_MARKER: &str = "Event(v1.ObjectReference{";
 /// event never reached the server: the log line is all there is of it.
 const REJECTED_MARKER: &str = "Server rejected event '&v1.Event{";
 
+/// controller-runtime's event recorder logs each event it records at debug level through zap
+/// (pkg/internal/recorder: `logger.V(1).Info(type, "object", ref, "reason", reason, "message",
+/// message)` under the logger `events`); zap's console encoder writes `TS\tDEBUG\tevents\tTYPE\t`
+/// then the fields as one JSON object.
+const ZAP_EVENTS_MARKER: &str = "\tevents\t";
+
 /// Whether a line is one of the log formats read here.
 pub(crate) fn is_log_line(line: &str) -> bool {
     line.contains(KLOG_MARKER)
         || line.contains(OLD_KLOG_MARKER)
         || line.contains(REJECTED_MARKER)
         || (line.contains(" - event for ") && line.contains("INFO: At "))
+        || zap_fields(line).is_some()
+}
+
+/// The time, type and JSON fields of a [`ZAP_EVENTS_MARKER`] line.
+fn zap_fields(line: &str) -> Option<(&str, &str, &str)> {
+    let (head, rest) = line.split_once(ZAP_EVENTS_MARKER)?;
+    let (type_, fields) = rest.split_once('\t')?;
+    let time = head.split('\t').next()?;
+    (matches!(type_, "Normal" | "Warning") && fields.trim_start().starts_with('{')).then_some((time, type_, fields))
+}
+
+/// Parse a controller-runtime event log line ([`ZAP_EVENTS_MARKER`]): its time (zap's epoch
+/// seconds, or ISO 8601), type, object, reason and message.
+pub(crate) fn parse_zap_event(line: &str) -> Option<LoggedEvent> {
+    let (time, type_, fields) = zap_fields(line)?;
+    let fields: serde_json::Map<String, serde_json::Value> = serde_json::from_str(fields.trim()).ok()?;
+    let text = |map: &serde_json::Map<String, serde_json::Value>, key: &str| {
+        map.get(key).and_then(serde_json::Value::as_str).filter(|v| !v.is_empty()).map(str::to_owned)
+    };
+    let object = fields.get("object").and_then(serde_json::Value::as_object);
+    let time = match time.parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() => {
+            DateTime::from_timestamp(seconds.trunc() as i64, (seconds.fract() * 1e9) as u32)
+        }
+        _ => DateTime::parse_from_rfc3339(time).ok().map(|t| t.to_utc()),
+    };
+    Some(LoggedEvent {
+        namespace: object.and_then(|o| text(o, "namespace")),
+        name: object.and_then(|o| text(o, "name")),
+        kind: object.and_then(|o| text(o, "kind")),
+        api_version: object.and_then(|o| text(o, "apiVersion")),
+        field_path: object.and_then(|o| text(o, "fieldPath")),
+        type_: Some(type_.to_owned()),
+        reason: text(&fields, "reason")?,
+        message: text(&fields, "message").unwrap_or_default(),
+        component: None,
+        host: None,
+        time,
+        year_inferred: false,
+    })
 }
 
 /// The Go-quoted string field `key:"..."` in a `%#v` dump, unescaped; the first such field
@@ -314,6 +360,28 @@ pub(crate) fn parse_e2e(line: &str) -> Option<LoggedEvent> {
         time,
         ..LoggedEvent::default()
     })
+}
+
+#[cfg(test)]
+mod zap_tests {
+    use super::*;
+
+    #[test]
+    fn a_controller_runtime_event_line_is_its_event() {
+        // StatCan/aaw#1583: the Kubeflow notebook controller's log.
+        let line = "1.6783916437612605e+09\tDEBUG\tevents\tWarning\t{\"object\": {\"kind\":\"Notebook\",\"namespace\":\"deil-lode\",\"name\":\"odbiz-more-ram\",\"uid\":\"6d28d10a\",\"apiVersion\":\"kubeflow.org/v1beta1\"}, \"reason\": \"FailedAttachVolume\", \"message\": \"Reissued from pod/odbiz-more-ram-0: Multi-Attach error for volume \\\"pvc-011a\\\" Volume is already exclusively attached to one node and can't be attached to another\"}";
+        assert!(is_log_line(line));
+        let event = parse_zap_event(line).unwrap();
+        assert_eq!((event.kind.as_deref(), event.name.as_deref()), (Some("Notebook"), Some("odbiz-more-ram")));
+        assert_eq!((event.type_.as_deref(), event.reason.as_str()), (Some("Warning"), "FailedAttachVolume"));
+        assert!(
+            event.message.starts_with("Reissued from pod/odbiz-more-ram-0: Multi-Attach error for volume \"pvc-011a\"")
+        );
+        assert_eq!(event.time.map(|t| t.timestamp()), Some(1_678_391_643));
+        // Another logger's line, or a type that is no event type, is not one.
+        assert!(!is_log_line("1.67e+09\tINFO\tcontroller\tReconciling\t{\"name\": \"x\"}"));
+        assert!(!is_log_line("1.67e+09\tDEBUG\tevents\tSomething\t{}"));
+    }
 }
 
 #[cfg(test)]

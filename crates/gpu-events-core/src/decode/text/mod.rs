@@ -193,6 +193,18 @@ fn wraps(previous: &str, line: &str) -> bool {
     width >= WRAP_WIDTH && line.chars().count() <= width && !line.trim_end().ends_with([':', '：', '?'])
 }
 
+/// Whether a terminal's hard wrap (`next` at column 0) cut a token of `message` in two, so that
+/// the halves join without a space: the message ends inside a URL (its last word has `://` and
+/// no closing punctuation), or inside a quoted name (an odd number of `"`, closed by `next`'s
+/// first word).
+fn cuts_a_token(message: &str, next: &str) -> bool {
+    let last = message.rsplit(' ').next().unwrap_or_default();
+    let first = next.split(' ').next().unwrap_or_default();
+    let in_url = last.contains("://") && !last.ends_with([')', ']', '}', ',', '.', ';', '"', '\'', '>']);
+    let in_quote = message.matches('"').count() % 2 == 1 && !last.ends_with('"') && first.contains('"');
+    !first.is_empty() && (in_url || in_quote)
+}
+
 /// Read one line (after `previous`); say what it was.
 fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc>, st: &mut State<'_, 'a>) -> Use {
     if line.trim().is_empty() {
@@ -237,6 +249,7 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
         let logged = klog::parse_klog(line, now)
             .or_else(|| klog::parse_old_klog(line, now))
             .or_else(|| klog::parse_rejected(line, now))
+            .or_else(|| klog::parse_zap_event(line))
             .or_else(|| klog::parse_e2e(line));
         st.out.push(match logged {
             Some(event) => Ok(logged_record(&event)),
@@ -296,7 +309,9 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
                 && age::parse_age(line.trim()).is_none()
                 && reason_colon_message(line).is_none() =>
         {
-            if !p.message.is_empty() {
+            // A terminal's wrap (at column 0) that cut a token joins its halves as they were.
+            let glued = !line.starts_with(char::is_whitespace) && cuts_a_token(&p.message, line);
+            if !p.message.is_empty() && !glued {
                 p.message.push(' ');
             }
             p.message.push_str(line.trim());
