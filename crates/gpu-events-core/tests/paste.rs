@@ -511,3 +511,45 @@ fn an_event_reissued_on_its_owner_keeps_its_own_grammar_and_object() {
     // The section is the owner's, not a Pod's: no kind is inferred from the reason.
     assert_eq!(record.regarding.kind, None);
 }
+
+#[test]
+fn the_kubelets_v1_7_mount_timeout_and_sync_error_are_read_and_name_their_pod() {
+    // kubernetes/kubernetes#48968 (a new user's paste): messages quoted without their rows.
+    let text = "Cluster 1.7.2\n\nUnable to mount volumes for pod \"imgs-640158079-lq5rg_imgs(cc617d27-76c1-11e7-b22a-42010a84002d)\": timeout expired waiting for volumes to attach/mount for pod \"imgs\"/\"imgs-640158079-lq5rg\". list of unattached/unmounted volumes=[nginx-cache]\nError syncing pod\n";
+    let (records, _) = read(text);
+    let reasons: Vec<_> = records.iter().map(|r| r.reason.as_str()).collect();
+    assert_eq!(reasons, ["FailedMount", "FailedSync"]);
+    for record in &records {
+        assert_eq!(
+            (record.regarding.name.as_deref(), record.regarding.namespace.as_deref()),
+            (Some("imgs-640158079-lq5rg"), Some("imgs"))
+        );
+    }
+    assert!(matches!(records[0].details, Some(gpu_events_core::details::Details::Node(_))));
+}
+
+#[test]
+fn a_failed_sync_logged_by_the_kubelet_is_the_step_that_failed() {
+    // NVIDIA/gpu-operator#349 (a new user's paste): the journal's pod worker line.
+    let text = r#"kubelet[1311]: E0505 18:42:19.812688    1311 pod_workers.go:949] "Error syncing pod, skipping" err="failed to \"CreatePodSandbox\" for \"nvidia-device-plugin-daemonset-h9kxw_gpu-operator(8e491f32)\" with CreatePodSandboxError: \"Failed to create sandbox for pod \\\"nvidia-device-plugin-daemonset-h9kxw_gpu-operator(8e491f32)\\\": rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for \\\"nvidia\\\" is configured\"" pod="gpu-operator/nvidia-device-plugin-daemonset-h9kxw" podUID=8e491f32
+"#;
+    let (records, _) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!(record.reason, "FailedCreatePodSandBox");
+    assert_eq!(
+        record.note,
+        "Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for \"nvidia\" is configured"
+    );
+    assert!(record.has_flag(gpu_events_core::Flag::FromLog));
+    assert_eq!(record.regarding.namespace.as_deref(), Some("gpu-operator"));
+    // A back-off is the container's state; a sync of another step is only logged.
+    let text = r#"E1212 16:05:01.543282   25231 pod_workers.go:190] "Error syncing pod, skipping" err="failed to \"StartContainer\" for \"toolkit-validation\" with CrashLoopBackOff: \"back-off 5m0s restarting failed container=toolkit-validation pod=nvidia-operator-validator-c9wp2_default(9e0a951e)\"" pod="default/nvidia-operator-validator-c9wp2"
+E1212 16:05:02.000000   25231 pod_workers.go:190] "Error syncing pod, skipping" err="failed to \"KillPodSandbox\" for \"x\" with KillPodSandboxError: \"timeout\"" pod="default/x"
+"#;
+    let (records, _) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!(
+        (record.reason.as_str(), record.regarding.name.as_deref()),
+        ("CrashLoopBackOff", Some("nvidia-operator-validator-c9wp2"))
+    );
+}

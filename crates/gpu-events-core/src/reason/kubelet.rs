@@ -445,6 +445,7 @@ reason_table! {
             "Unable to attach or mount volumes: unmounted volumes=[%s], unattached volumes=[%s], failed to process volumes=[%s]: %v",
             "Unable to attach or mount volumes: unmounted volumes=[%s], unattached volumes=[%s]: %v",
             "Unable to mount volumes for pod %q: timeout expired waiting for volumes to attach or mount for pod %q. list of unmounted volumes=%v. list of unattached volumes=%v",
+            "Unable to mount volumes for pod %q: timeout expired waiting for volumes to attach/mount for pod %q/%q. list of unattached/unmounted volumes=%v",
             "MountVolume.SetUp failed for volume %q : %v",
             "MountVolume.MountDevice failed for volume %q : %v",
             "MountVolume.WaitForAttach failed for volume %q : %v",
@@ -534,7 +535,8 @@ reason_table! {
         types: &[Warning],
         objects: &["Pod"],
         reporting_controllers: &["kubelet"],
-        note_formats: &["error determining status: %v"],
+        // The last two up to v1.9 (pod_workers.go, kubelet.go).
+        note_formats: &["error determining status: %v", "Error syncing pod, skipping: %v", "Error syncing pod"],
     }
     FailedKillPod {
         meaning: "The kubelet could not stop the Pod's containers or sandbox; the Pod can hang in Terminating and keep its GPUs allocated until the runtime recovers.",

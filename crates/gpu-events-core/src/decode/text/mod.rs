@@ -262,7 +262,7 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
     }
     if let Some(logged) = klog::parse_structured(line, now) {
         flush(st.pending, now, st.out);
-        return match structured_record(&logged) {
+        return match structured_record(&logged, now) {
             Some(record) => {
                 st.out.push(Ok(record));
                 Use::Read
@@ -383,14 +383,84 @@ const LOGGED_EVENTS: &[(&str, &str, Option<&str>)] = &[
 const PODS_TABLE: &str = "a `kubectl get pods` table";
 const LOG_LINE: &str = "log lines that echo no event";
 
+/// The pod worker's log message for a failed sync (pkg/kubelet/pod_workers.go, v1.20-v1.36): its
+/// `err` is a `SyncResult` error, `failed to %q for %q with %v: %q` (action, target, error
+/// reason, message; pkg/kubelet/container/sync_result.go). Not an event itself: the kubelet
+/// records the step's own event (or status) beside it.
+const SYNC_FAILED: &str = "Error syncing pod, skipping";
+
+/// The record a failed sync step stands for: a sandbox that could not be created is its
+/// `FailedCreatePodSandBox` (`Failed to create pod sandbox: %v`, the CRI error the message ends
+/// with), a back-off is the container's `CrashLoopBackOff` state, a container that could not be
+/// created or started its waiting state with the message; any other step is only logged.
+fn sync_failure_record(logged: &klog::Structured<'_>, pod: &str, now: DateTime<Utc>) -> Option<EventRecord> {
+    let err = logged.field("err")?;
+    let rest = err.strip_prefix("failed to ")?;
+    let (_action, rest) = crate::details::node::split_quoted(rest)?;
+    let (_target, rest) = crate::details::node::split_quoted(rest.strip_prefix(" for ")?)?;
+    let (reason, message) = rest.strip_prefix(" with ")?.split_once(": ")?;
+    let message = crate::details::node::unquote_or_raw(message);
+    let (namespace, name) = pod.split_once('/').unwrap_or(("", pod));
+    let mut record = match reason {
+        "CrashLoopBackOff" => pods::waiting_message(&message, logged.time.unwrap_or(now))?,
+        "CreatePodSandboxError" => {
+            // `Failed to create sandbox for pod "P": <CRI error>`: the event gives the CRI error.
+            let cri = message.split_once("\": ").map_or(message.as_str(), |(_, cri)| cri);
+            RawEvent {
+                reason: Some("FailedCreatePodSandBox"),
+                type_: Some("Warning"),
+                note: Some(&format!("Failed to create pod sandbox: {cri}")),
+                namespace: Some(namespace).filter(|n| !n.is_empty()),
+                regarding: ObjectReference {
+                    kind: Some("Pod".to_owned()),
+                    namespace: Some(namespace.to_owned()).filter(|n| !n.is_empty()),
+                    name: Some(name.to_owned()),
+                    ..ObjectReference::default()
+                },
+                inferred_reason: true,
+                ..RawEvent::default()
+            }
+            .into_record()
+        }
+        "RunContainerError" | "CreateContainerError" | "CreateContainerConfigError" => crate::decode::pod::PodStatus {
+            kind: Some("Pod".to_owned()),
+            namespace: Some(namespace.to_owned()).filter(|n| !n.is_empty()),
+            name: Some(name.to_owned()),
+            waiting: Some(crate::decode::pod::ContainerState {
+                reason: reason.to_owned(),
+                message: Some(message.clone()),
+                ..Default::default()
+            }),
+            time: logged.time,
+            ..Default::default()
+        }
+        .record()?,
+        _ => return None,
+    };
+    if let Err(at) = record.flags.binary_search(&Flag::FromLog) {
+        record.flags.insert(at, Flag::FromLog);
+    }
+    if logged.time.is_some() {
+        if let Err(at) = record.flags.binary_search(&Flag::ApproximateTime) {
+            record.flags.insert(at, Flag::ApproximateTime);
+        }
+        record.first_timestamp = logged.time;
+        record.last_timestamp = logged.time;
+    }
+    Some(record)
+}
+
 /// The event a structured klog line stands for: kubelet logs an error it also records as an
 /// event on the Pod (`klog.ErrorS(err, "Failed to prepare dynamic resources", "pod",
 /// klog.KObj(pod))` beside `Eventf(pod, Warning, FailedPrepareDynamicResources, "Failed to prepare
 /// dynamic resources: %v", err)`, kubelet/cm/dra/manager.go v1.34), so `message: err` on a line
 /// that names a `pod="namespace/name"` is that event's note when a reason's grammar reads it
 /// (flag `inferredReason`). Any other log line is no event.
-fn structured_record(logged: &klog::Structured<'_>) -> Option<EventRecord> {
+fn structured_record(logged: &klog::Structured<'_>, now: DateTime<Utc>) -> Option<EventRecord> {
     let pod = logged.field("pod")?;
+    if logged.message == SYNC_FAILED {
+        return sync_failure_record(logged, pod, now);
+    }
     // A log message whose `err` is, word for word, the note of the event recorded beside it.
     let echoed = LOGGED_EVENTS.iter().find(|(message, ..)| logged.message == *message);
     let (namespace, name) = match pod.split_once('/') {
@@ -658,6 +728,11 @@ fn own_pod(record: &EventRecord) -> Option<(String, Option<String>)> {
                 Some((pod, namespace)) if !pod.is_empty() => Some((pod.to_owned(), Some(namespace.to_owned()))),
                 _ => quoted("network for pod \"").filter(|p| !p.is_empty()).map(|p| (p.to_owned(), None)),
             }
+        }
+        // The kubelet's old mount timeout names its Pod as `format.Pod` does: `name_namespace(uid)`.
+        Some(Details::Node(NodeDetails::VolumesNotMounted(v))) => {
+            let (name, namespace) = v.pod.as_deref()?.split_once('(')?.0.rsplit_once('_')?;
+            (!name.is_empty()).then(|| (name.to_owned(), Some(namespace.to_owned())))
         }
         // kube-scheduler v1.4-v1.5's FitError names its Pod: `pod (x) failed to fit in any node`.
         Some(Details::Scheduling(SchedulingDetails::FitError(_))) => {

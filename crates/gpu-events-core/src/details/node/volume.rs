@@ -13,14 +13,16 @@ use crate::details::{Details, Grammar, Note};
 ///
 /// Forms: `Unable to attach or mount volumes: unmounted volumes=[%s], unattached volumes=[%s],
 /// failed to process volumes=[%s]: %v` (the last list is newer), the same without `failed to
-/// process volumes`, and the old `Unable to mount volumes for pod %q: timeout expired waiting
+/// process volumes`, the old `Unable to mount volumes for pod %q: timeout expired waiting
 /// for volumes to attach or mount for pod %q. list of unmounted volumes=%v. list of unattached
-/// volumes=%v`. Lists are space-separated volume names.
+/// volumes=%v` (v1.10-v1.16), and the older `... to attach/mount for pod %q/%q. list of
+/// unattached/unmounted volumes=%v` (v1.5-v1.9, whose one list is kept as `unmounted`). Lists
+/// are space-separated volume names.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct VolumesNotMounted {
-    /// Volumes not mounted yet.
+    /// Volumes not mounted yet (in the v1.5-v1.9 form, not attached or not mounted).
     pub unmounted: Vec<String>,
     /// Volumes not attached yet.
     pub unattached: Vec<String>,
@@ -60,6 +62,16 @@ impl VolumesNotMounted {
             }
         };
         let rest = rest.strip_prefix(": ").unwrap_or(rest);
+        // v1.5-v1.9: one list of the volumes not attached or not mounted.
+        if let Some((error, list)) = rest.split_once(". list of unattached/unmounted volumes=") {
+            return Some(VolumesNotMounted {
+                unmounted: go_list(list.trim_end().trim_end_matches('.'))?,
+                unattached: Vec::new(),
+                failed_to_process: Vec::new(),
+                pod: Some(pod),
+                error: error.to_owned(),
+            });
+        }
         let (error, lists) = rest.split_once(". list of unmounted volumes=")?;
         let (unmounted, unattached) = lists.split_once(". list of unattached volumes=")?;
         Some(VolumesNotMounted {
@@ -292,6 +304,15 @@ pub(crate) static FAILED_ATTACH_VOLUME: Grammar =
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_v1_7_form_has_one_list() {
+        // kubernetes/kubernetes#48968 (a new user's paste).
+        let old = VolumesNotMounted::parse("Unable to mount volumes for pod \"imgs-640158079-lq5rg_imgs(cc617d27-76c1)\": timeout expired waiting for volumes to attach/mount for pod \"imgs\"/\"imgs-640158079-lq5rg\". list of unattached/unmounted volumes=[nginx-cache]").unwrap();
+        assert_eq!(old.unmounted, ["nginx-cache"]);
+        assert_eq!(old.pod.as_deref(), Some("imgs-640158079-lq5rg_imgs(cc617d27-76c1)"));
+        assert!(old.error.starts_with("timeout expired waiting for volumes to attach/mount"));
+    }
 
     #[test]
     fn volume_lists_in_every_form() {
