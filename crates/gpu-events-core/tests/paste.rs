@@ -553,3 +553,20 @@ E1212 16:05:02.000000   25231 pod_workers.go:190] "Error syncing pod, skipping" 
         ("CrashLoopBackOff", Some("nvidia-operator-validator-c9wp2"))
     );
 }
+
+#[test]
+fn rows_cut_by_the_paste_are_not_glued_onto_the_row_above() {
+    // volcano-sh/volcano#4971 and Project-HAMi/HAMi#1332 (a new user's pastes): the last row cut
+    // after its age, or inside its TYPE.
+    let text = "  Warning  FailedScheduling  34m                   volcano  pod group is not ready, 1 minAvailable, 39 Pending; Pending: 39 Unschedulable\n  Warning  FailedScheduling  34m (x2 over 34m)\n";
+    let (records, _) = read(text);
+    assert_eq!(records.len(), 2, "{records:?}");
+    assert!(records[0].note.ends_with("Pending: 39 Unschedulable"), "{}", records[0].note);
+    assert_eq!((records[1].count, records[1].note.as_str()), (2, ""));
+    assert!(records[1].has_flag(gpu_events_core::Flag::CutInPaste));
+    let text = "  Warning  FilteringFailed  93s (x8 over 12d)       hami-scheduler  3 nodes failed: CardInsufficientMemory (node2,node3,node5)\n  Warn\n";
+    let (records, reported) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert!(record.note.ends_with("(node2,node3,node5)"), "{}", record.note);
+    assert!(reported.iter().any(|r| r.contains("line 2")), "{reported:?}");
+}

@@ -193,6 +193,11 @@ fn wraps(previous: &str, line: &str) -> bool {
     width >= WRAP_WIDTH && line.chars().count() <= width && !line.trim_end().ends_with([':', '：', '?'])
 }
 
+/// Whether `text` is a TYPE cut short (`Warn`, `Norm`): a row the paste cut in its first cell.
+fn is_cut_type(text: &str) -> bool {
+    !text.is_empty() && ["Warning", "Normal"].iter().any(|t| t.starts_with(text))
+}
+
 /// Whether a terminal's hard wrap (`next` at column 0) cut a token of `message` in two, so that
 /// the halves join without a space: the message ends inside a URL (its last word has `://` and
 /// no closing punctuation), or inside a quoted name (an odd number of `"`, closed by `next`'s
@@ -305,8 +310,9 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
                     || wraps(previous, line)
                     || (p.message.is_empty() && p.row.object.is_none() && p.row.from.is_some()))
                 && !(line.starts_with(|c: char| !c.is_whitespace()) && line.contains(":  "))
-                // A row cut after its first cell (`2m36s`) is no part of the message above.
+                // A row cut after its first cell (`2m36s`, `Warn`) is no part of the message above.
                 && age::parse_age(line.trim()).is_none()
+                && !is_cut_type(line.trim())
                 && reason_colon_message(line).is_none() =>
         {
             // A terminal's wrap (at column 0) that cut a token joins its halves as they were.
@@ -782,7 +788,9 @@ fn name_from_notes(out: &mut [Result<EventRecord, DecodeError>]) {
 
 fn flush(pending: &mut Option<Pending<'_>>, now: DateTime<Utc>, out: &mut Vec<Result<EventRecord, DecodeError>>) {
     if let Some(p) = pending.take() {
-        let cut = p.cut == Some(p.last_width);
+        // A row with neither FROM nor message nor object was cut by the paste after its age.
+        let cut = p.cut == Some(p.last_width)
+            || (p.message.is_empty() && p.row.from.is_none() && p.row.object.is_none());
         let mut record = row_record(p, now);
         if cut {
             record.flags.push(crate::Flag::CutInPaste);

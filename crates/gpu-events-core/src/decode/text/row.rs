@@ -388,9 +388,10 @@ impl<'a> Row<'a> {
         }
         // A row of every cell but an empty message (`Starting  node/x` with nothing after it):
         // its type, age and object say it is one.
+        // A row cut after its age (`Warning  FailedScheduling  34m (x2 over 34m)`, the paste's
+        // last line) is whole as far as it goes; the reader flags it cut.
         let Some(&(start, _)) = cells.get(i) else {
-            let complete = row.age.is_some() && row.object.is_some();
-            return (row.type_.is_some() && (complete || row.from.is_some())).then_some(row);
+            return (row.type_.is_some() && (row.age.is_some() || row.from.is_some())).then_some(row);
         };
         row.message = line.get(start..)?.trim_end();
         Some(row)
@@ -449,6 +450,9 @@ mod tests {
         // A describe row whose message went whole onto the next line (defilantech/LLMKube#78).
         let row = Row::parse("Warning  FailedScheduling  default-scheduler", None).unwrap();
         assert_eq!((row.reason, row.from, row.message), ("FailedScheduling", Some("default-scheduler"), ""));
+        // Cut after its age: a row with no FROM and no message.
+        let row = Row::parse("  Warning  FailedScheduling  34m (x2 over 34m)", None).unwrap();
+        assert_eq!((row.reason, row.from, row.message), ("FailedScheduling", None, ""));
         // A slash after a space or before nothing is no object.
         assert!(!is_object("TCP /health") && !is_object("Service/") && !is_object("/x"));
     }
