@@ -1153,3 +1153,15 @@ fn a_probe_that_keeps_failing_is_its_own_cause() {
     let text = "  Warning  Unhealthy  5s (x40 over 10m)  kubelet  Readiness probe failed: HTTP probe failed with statuscode: 503\n";
     assert_eq!(single(text), (Phase::Running, Cause::ProbeFailing, Confidence::Medium));
 }
+
+#[test]
+fn a_fit_error_whose_counts_fall_short_of_its_nodes_is_at_most_medium() {
+    // kubernetes/kubernetes#130427 (a new user's paste): cut after "3 node(s) had"; 85 of 216
+    // nodes counted, so the two short of storage may not be the story.
+    let text = "Warning  FailedScheduling   44s (x2 over 54s)       default-scheduler   0/216 nodes are available: 1 node(s) had untolerated taint {workergroup: agentless}, 10 node(s) had untolerated taint {workergroup: gpu-pool}, 14 node(s) had untolerated taint {workergroup: a100-pool}, 2 node(s) did not have enough free storage, 24 node(s) had untolerated taint {workergroup: ui-pool}, 3 node(s) had\n";
+    let diagnoses = diagnose(&records(text));
+    assert!(diagnoses.iter().all(|d| d.confidence < Confidence::High), "{diagnoses:#?}");
+    // Whole, the same reasons are High.
+    let text = "Warning  FailedScheduling   44s  default-scheduler   0/3 nodes are available: 1 node(s) had untolerated taint {workergroup: agentless}, 2 node(s) did not have enough free storage.\n";
+    assert_eq!(single(text).2, Confidence::High);
+}

@@ -4,6 +4,16 @@
 use super::Cause;
 use crate::details::scheduling::{FitError, NodeReason};
 
+/// Whether a FitError's histogram counts every node it says were considered (`0/N`): the
+/// scheduler reports a reason for each node, so counts that add up to less than N mean part of
+/// the message is missing. Wordings without N, and a PreFilter rejection (no histogram), count
+/// as whole.
+pub(super) fn counts_every_node(fit: &FitError) -> bool {
+    fit.ending != crate::details::scheduling::Ending::Truncated
+        && (fit.reasons.is_empty()
+            || fit.total_nodes.is_none_or(|total| fit.reasons.iter().map(|r| u64::from(r.count)).sum::<u64>() >= u64::from(total)))
+}
+
 /// Whether a resource name is an accelerator (the [`accelerators`](crate::accelerators) table).
 pub(super) fn is_gpu_resource(resource: &str) -> bool {
     crate::accelerators::is_accelerator(resource)

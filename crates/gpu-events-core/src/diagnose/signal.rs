@@ -89,6 +89,9 @@ pub(super) fn read(record: &EventRecord) -> Signal {
                         also: Some(Cause::InsufficientGpu),
                         ..cause(Phase::Pending, Cause::DevicePluginMissing, Medium)
                     },
+                    // A histogram that leaves nodes uncounted lost part of its message (a paste
+                    // or the note limit cut it): what it says of the rest may not be the cause.
+                    Some(cause_) if !super::fit::counts_every_node(fit) => cause(Phase::Pending, cause_, Medium),
                     Some(cause_) => cause(Phase::Pending, cause_, High),
                     None => cause(Phase::Pending, Cause::Unknown, Medium),
                 },
