@@ -1165,3 +1165,15 @@ fn a_fit_error_whose_counts_fall_short_of_its_nodes_is_at_most_medium() {
     let text = "Warning  FailedScheduling   44s  default-scheduler   0/3 nodes are available: 1 node(s) had untolerated taint {workergroup: agentless}, 2 node(s) did not have enough free storage.\n";
     assert_eq!(single(text).2, Confidence::High);
 }
+
+#[test]
+fn a_vendor_plugins_own_admission_error_is_not_high_on_the_plugin_being_down() {
+    // ray-project/kuberay#1414 (a new user's paste): CCE's plugin finds no allocation the
+    // scheduler made for an init container; the plugin is up.
+    let text = "  Warning  UnexpectedAdmissionError  2m  kubelet  Allocate failed due to pod d65f09ad-cca3-4631-a0a3-d5ba850f8a69 container wait-gcs-ready unable to find GPU device allocation by scheduler, which is unexpected\n";
+    let (phase, _, confidence) = single(text);
+    assert_eq!((phase, confidence), (Phase::Failed, Confidence::Medium));
+    // The kubelet's own count of devices is still High.
+    let text = "  Warning  UnexpectedAdmissionError  2m  kubelet  Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 1, Available: 0, which is unexpected\n";
+    assert_eq!(single(text).2, Confidence::High);
+}

@@ -11,7 +11,9 @@ use crate::details::scheduling::{FitError, NodeReason};
 pub(super) fn counts_every_node(fit: &FitError) -> bool {
     fit.ending != crate::details::scheduling::Ending::Truncated
         && (fit.reasons.is_empty()
-            || fit.total_nodes.is_none_or(|total| fit.reasons.iter().map(|r| u64::from(r.count)).sum::<u64>() >= u64::from(total)))
+            || fit
+                .total_nodes
+                .is_none_or(|total| fit.reasons.iter().map(|r| u64::from(r.count)).sum::<u64>() >= u64::from(total)))
 }
 
 /// Whether a resource name is an accelerator (the [`accelerators`](crate::accelerators) table).

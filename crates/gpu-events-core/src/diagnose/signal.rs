@@ -424,9 +424,13 @@ fn kubelet_signal(reason: KubeletReason, record: &EventRecord, details: Option<&
         K::UnexpectedAdmissionError if names_device_fault(&record.note) => {
             cause(Phase::Failed, Cause::DeviceFault, High)
         }
-        // The plugin answered with an error of its own (`code = Unknown desc = ...`): it is up,
-        // and its words say more than "unavailable" can: no High on the plugin's state.
-        K::UnexpectedAdmissionError if record.note.contains("code = Unknown desc") => {
+        // The plugin answered with an error of its own (`code = Unknown desc = ...`, a vendor
+        // plugin's words the kubelet's forms do not cover): it is up, and its words say more than
+        // "unavailable" can: no High on the plugin's state.
+        K::UnexpectedAdmissionError
+            if record.note.contains("code = Unknown desc")
+                || matches!(details, Some(Details::Node(NodeDetails::UnexpectedAdmission(a))) if a.cause == crate::details::node::AllocationCause::Other) =>
+        {
             cause(Phase::Failed, Cause::DevicePluginUnavailable, Medium)
         }
         K::UnexpectedAdmissionError => cause(Phase::Failed, Cause::DevicePluginUnavailable, High),

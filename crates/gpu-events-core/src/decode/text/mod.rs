@@ -789,8 +789,8 @@ fn name_from_notes(out: &mut [Result<EventRecord, DecodeError>]) {
 fn flush(pending: &mut Option<Pending<'_>>, now: DateTime<Utc>, out: &mut Vec<Result<EventRecord, DecodeError>>) {
     if let Some(p) = pending.take() {
         // A row with neither FROM nor message nor object was cut by the paste after its age.
-        let cut = p.cut == Some(p.last_width)
-            || (p.message.is_empty() && p.row.from.is_none() && p.row.object.is_none());
+        let cut =
+            p.cut == Some(p.last_width) || (p.message.is_empty() && p.row.from.is_none() && p.row.object.is_none());
         let mut record = row_record(p, now);
         if cut {
             record.flags.push(crate::Flag::CutInPaste);
