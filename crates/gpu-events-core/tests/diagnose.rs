@@ -1177,3 +1177,13 @@ fn a_vendor_plugins_own_admission_error_is_not_high_on_the_plugin_being_down() {
     let text = "  Warning  UnexpectedAdmissionError  2m  kubelet  Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 1, Available: 0, which is unexpected\n";
     assert_eq!(single(text).2, Confidence::High);
 }
+
+#[test]
+fn a_runner_up_is_never_surer_than_the_diagnosis() {
+    // Project-HAMi/HAMi#1332 (a new user's paste): two filter failures of different causes.
+    let text = "  Warning  FilteringFailed  12m (x15 over 5d2h)     hami-scheduler  5 nodes failed: CardTypeMismatch (node1,node2,node3,node4,node5)\n  Warning  FilteringFailed  93s (x8 over 12d)       hami-scheduler  3 nodes failed: CardInsufficientMemory (node2,node3,node5)\n";
+    let diagnoses = diagnose(&records(text));
+    let [d] = diagnoses.as_slice() else { panic!("{diagnoses:#?}") };
+    assert!(!d.also_possible.is_empty(), "{d:#?}");
+    assert!(d.also_possible.iter().all(|a| a.confidence <= d.confidence), "{d:#?}");
+}

@@ -331,11 +331,13 @@ fn diagnose_object(object: ObjectKey, records: &[&EventRecord]) -> Option<Diagno
     // Steps read every supporting record: the one error that names a missing Secret may be
     // older than the last five timeouts.
     let next_steps = steps::next_steps(cause, &object, &supporting, &evidence);
+    // A runner-up is never surer than the diagnosis: the evidence that made the diagnosis less
+    // sure (another cause) speaks against the runner-up as much.
     let also_possible = reading::alternatives(&readings, phase, cause)
         .into_iter()
-        .map(|(alternative, confidence)| Alternative {
+        .map(|(alternative, surety)| Alternative {
             cause: alternative,
-            confidence,
+            confidence: surety.min(confidence),
             evidence: readings
                 .iter()
                 .filter(|r| r.signal.cause.is_some_and(|(c, _)| c == alternative) || r.signal.also == Some(alternative))
