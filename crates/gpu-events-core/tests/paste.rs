@@ -570,3 +570,26 @@ fn rows_cut_by_the_paste_are_not_glued_onto_the_row_above() {
     assert!(record.note.ends_with("(node2,node3,node5)"), "{}", record.note);
     assert!(reported.iter().any(|r| r.contains("line 2")), "{reported:?}");
 }
+
+#[test]
+fn a_controllers_row_is_about_its_kind_and_a_forbidden_pods_generate_name_names_it() {
+    // kubernetes/kubernetes (corpus 229): a row in backticks at the end of a sentence.
+    let text = "But when I try to run any deployment in that namespace, I get the error as\n `Warning   FailedCreate   replicaset-controller   Error creating: pods \"tensorflow-3620546736-\" is forbidden: status unknown for quota: quota`. \nThis error goes away if I remove the GPU from resource quota.\n";
+    let (records, _) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!(
+        record.note,
+        "Error creating: pods \"tensorflow-3620546736-\" is forbidden: status unknown for quota: quota"
+    );
+    assert_eq!(
+        (record.regarding.kind.as_deref(), record.regarding.name.as_deref()),
+        (Some("ReplicaSet"), Some("tensorflow-3620546736"))
+    );
+    assert!(record.has_flag(gpu_events_core::Flag::InferredKind));
+    // kubectl before 1.14 without its header: KIND and the Event's name give the object.
+    let text = "59m         6d           124       allocation-manager-6597bc46dc.1576a87b365ab1e4         ReplicaSet                                         Warning   FailedCreate            replicaset-controller                                  Error creating: pods \"allocation-manager-6597bc46dc-x\" is forbidden: exceeded quota: namespace-quota\n";
+    let (records, _) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!(record.regarding.name.as_deref(), Some("allocation-manager-6597bc46dc"));
+    assert_eq!(record.count, 124);
+}

@@ -156,6 +156,22 @@ impl RawEvent<'_> {
         {
             regarding.kind = Some((*kind).to_owned());
             flags.push(Flag::InferredKind);
+        } else if regarding.kind.is_none()
+            && reissued.is_none()
+            && let Some(kind) = self.reporting_controller.and_then(crate::record::kinds::of_controller)
+        {
+            regarding.kind = Some(kind.to_owned());
+            flags.push(Flag::InferredKind);
+            // `Error creating: pods "NAME-" is forbidden`: the Pods' generateName is the
+            // controller's object's name and a dash.
+            if regarding.name.is_none()
+                && let Some((_, rest)) = note.split_once("pods \"")
+                && let Some((generate, _)) = rest.split_once("-\" is forbidden")
+                && !generate.is_empty()
+                && !generate.contains([' ', '"'])
+            {
+                regarding.name = Some(generate.to_owned());
+            }
         }
 
         if let (Some(info), Some(observed)) = (info, &type_)

@@ -137,6 +137,24 @@ pub fn of_group(group: &str) -> impl Iterator<Item = &'static str> + '_ {
     KINDS.iter().filter(move |k| k.group == group).map(|k| k.kind)
 }
 
+/// The kube-controller-manager controllers that record events only on objects of their own
+/// kind, by the component name they record as (pkg/controller/*: `replicaset-controller`,
+/// `job-controller`, ... v1.36): a row from one of them is about that kind.
+const CONTROLLERS: &[(&str, &str)] = &[
+    ("replicaset-controller", "ReplicaSet"),
+    ("deployment-controller", "Deployment"),
+    ("job-controller", "Job"),
+    ("cronjob-controller", "CronJob"),
+    ("daemonset-controller", "DaemonSet"),
+    ("statefulset-controller", "StatefulSet"),
+    ("replication-controller", "ReplicationController"),
+];
+
+/// The kind a controller's events are about ([`CONTROLLERS`]), by its component name.
+pub(crate) fn of_controller(component: &str) -> Option<&'static str> {
+    CONTROLLERS.iter().find(|(name, _)| *name == component).map(|(_, kind)| *kind)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -327,17 +327,26 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
         _ => {
             flush(st.pending, now, st.out);
             // Prose before a row (`it fails with  Warning  FailedScheduling  77s ...`).
-            if let Some(row) = row_after_prose(line) {
+            if let Some((row, quoted)) = row_after_prose(line) {
                 *st.in_events = true;
                 let from = row.from.and_then(|f| split_source(f).0);
+                // A row quoted in backticks ends at the closing one, and is whole.
+                let closed = quoted && row.message.contains('`');
+                let message = match quoted {
+                    true => row.message.rsplit_once('`').map_or(row.message, |(inside, _)| inside),
+                    false => row.message,
+                };
                 *st.pending = Some(Pending {
                     // The sentence may go on after the message.
-                    message: bare::without_trailing_prose(row.reason, from, row.message).to_owned(),
+                    message: bare::without_trailing_prose(row.reason, from, message).to_owned(),
                     row,
                     object: st.described.clone(),
                     last_width: line.chars().count(),
                     cut: st.cut,
                 });
+                if closed {
+                    flush(st.pending, now, st.out);
+                }
                 return Use::Read;
             }
             // `FailedPrepareDynamicResources: Failed to prepare ...`, perhaps wrapped by hand.
@@ -577,13 +586,13 @@ fn looks_like_an_event(line: &str) -> Option<String> {
 
 /// A row that starts after prose on the same line: the first `Warning`/`Normal` word after a
 /// space from which the rest of the line reads as a row of a reason the catalogue knows.
-fn row_after_prose(line: &str) -> Option<Row<'_>> {
+fn row_after_prose(line: &str) -> Option<(Row<'_>, bool)> {
     ["Warning ", "Normal "]
         .iter()
         .flat_map(|type_| line.match_indices(type_))
-        .filter(|(at, _)| *at > 0 && line[..*at].ends_with(' '))
-        .filter_map(|(at, _)| Row::parse(&line[at..], None))
-        .find(|row| row.type_.is_some() && crate::ReasonName::parse(row.reason).reason().is_some())
+        .filter(|(at, _)| *at > 0 && line[..*at].ends_with([' ', '`']))
+        .filter_map(|(at, _)| Some((Row::parse(&line[at..], None)?, line[..at].ends_with('`'))))
+        .find(|(row, _)| row.type_.is_some() && crate::ReasonName::parse(row.reason).reason().is_some())
 }
 
 /// An event written `Reason: message` (a poster's summary of a describe row): a reason the
@@ -831,7 +840,8 @@ fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
         // kubectl before 1.14: KIND and NAME are the object's.
         None if row.kind.is_some() => {
             regarding.kind = row.kind.map(str::to_owned);
-            regarding.name = row.event_name.map(str::to_owned);
+            // NAME is the object's, or (the oldest kubectls) the Event's `<object>.<hex>`.
+            regarding.name = row.event_name.map(|n| object_of_event_name(n).unwrap_or(n).to_owned());
             regarding.namespace = row.namespace.map(str::to_owned);
         }
         None => {

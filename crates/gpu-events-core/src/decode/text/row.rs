@@ -340,10 +340,46 @@ impl<'a> Row<'a> {
         Some(())
     }
 
+    /// kubectl before 1.14 without its header: `LASTSEEN FIRSTSEEN COUNT NAME KIND [SUBOBJECT]
+    /// TYPE REASON SOURCE MESSAGE`, NAME the Event's (`<object>.<hex>`) and KIND the object's.
+    fn old_layout(line: &'a str, cells: &[(usize, &'a str)]) -> Option<Row<'a>> {
+        let text = |i: usize| cells.get(i).map(|(_, t)| *t);
+        let age = text(0).and_then(parse_age)?;
+        let first_seen = text(1).and_then(parse_age)?;
+        let count = text(2)?.parse::<i32>().ok()?;
+        let event_name = text(3).filter(|n| n.contains('.') && !n.contains('/'))?;
+        let kind = text(4).filter(|k| {
+            k.starts_with(|c: char| c.is_ascii_uppercase()) && k.chars().all(|c| c.is_ascii_alphanumeric())
+        })?;
+        let mut i = 5;
+        let subobject = text(i).filter(|t| t.starts_with("spec.") || t.starts_with("status."));
+        i += usize::from(subobject.is_some());
+        let type_ = text(i).filter(|t| is_type(t))?;
+        let reason = text(i + 1).filter(|t| is_reason(t))?;
+        let from = text(i + 2);
+        let message = cells.get(i + 3).and_then(|(start, _)| line.get(*start..)).unwrap_or_default().trim_end();
+        Some(Row {
+            age: Some(age),
+            first_seen: Some(first_seen),
+            count: Some(count),
+            event_name: Some(event_name),
+            kind: Some(kind),
+            subobject,
+            type_: Some(type_),
+            reason,
+            from,
+            message,
+            ..Row::default()
+        })
+    }
+
     /// Without a header: `[NAMESPACE] [LAST SEEN] [TYPE] REASON (OBJECT | [AGE] FROM) MESSAGE`.
     fn by_shape(line: &'a str, cells: &[(usize, &'a str)]) -> Option<Row<'a>> {
         let text = |i: usize| cells.get(i).map(|(_, t)| *t);
         let mut row = Row::default();
+        if let Some(old) = Row::old_layout(line, cells) {
+            return Some(old);
+        }
         let mut i = 0;
         // `kubectl get events -A`: NAMESPACE LAST SEEN TYPE ...
         if text(1).and_then(parse_age).is_some()
@@ -453,6 +489,18 @@ mod tests {
         // Cut after its age: a row with no FROM and no message.
         let row = Row::parse("  Warning  FailedScheduling  34m (x2 over 34m)", None).unwrap();
         assert_eq!((row.reason, row.from, row.message), ("FailedScheduling", None, ""));
+        // kubectl before 1.14, no header (ministryofjustice/cloud-platform#590).
+        let row = Row::parse("59m         6d           124       allocation-manager-6597bc46dc.1576a87b365ab1e4         ReplicaSet                                         Warning   FailedCreate            replicaset-controller                                  (combined from similar events): Error creating: pods \"x\" is forbidden", None).unwrap();
+        assert_eq!(
+            (row.kind, row.count, row.reason, row.from),
+            (Some("ReplicaSet"), Some(124), "FailedCreate", Some("replicaset-controller"))
+        );
+        assert!(row.message.starts_with("(combined from similar events): Error creating"));
+        let row = Row::parse("59m         59m          1         allocation-manager-6597bc46dc-wtqkj.1578834752099143   Pod          spec.containers{allocation-manager}   Normal    Killing                 kubelet, ip-172-20-85-100.eu-west-1.compute.internal   Killing container", None).unwrap();
+        assert_eq!(
+            (row.subobject, row.from),
+            (Some("spec.containers{allocation-manager}"), Some("kubelet, ip-172-20-85-100.eu-west-1.compute.internal"))
+        );
         // A slash after a space or before nothing is no object.
         assert!(!is_object("TCP /health") && !is_object("Service/") && !is_object("/x"));
     }
