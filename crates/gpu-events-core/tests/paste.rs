@@ -593,3 +593,29 @@ fn a_controllers_row_is_about_its_kind_and_a_forbidden_pods_generate_name_names_
     assert_eq!(record.regarding.name.as_deref(), Some("allocation-manager-6597bc46dc"));
     assert_eq!(record.count, 124);
 }
+
+#[test]
+fn a_typed_describe_of_a_kind_the_reason_is_never_about_does_not_name_the_row() {
+    // NVIDIA/k8s-device-plugin#283 (a new user's paste): a node's describe through egrep, prose,
+    // then the Pod's row.
+    let text = "oc describe node node0-066an8.ocx.oqg  | egrep 'Capacity|Allocatable|gpu'\nCapacity:\n nvidia.com/gpu:  2\n\nand then, My test pod could not be scheduled to the GPU node\n\n  Warning  FailedScheduling  3s (x5 over 9s)  default-scheduler  0/6 nodes are available: 3 node(s) didn't match node selector, 6 Insufficient nvidia.com/gpu.\n";
+    let (records, _) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!((record.regarding.kind.as_deref(), record.regarding.name.as_deref()), (Some("Pod"), None));
+    // Its own describe's Events are the Node's, whatever their reason.
+    let text = "Name:               node-a\nRoles:              <none>\nEvents:\n  Type     Reason            Age   From               Message\n  ----     ------            ----  ----               -------\n  Warning  FailedScheduling  3s    default-scheduler  odd, but printed under the node\n";
+    let (records, _) = read(text);
+    assert_eq!(records[0].regarding.kind.as_deref(), Some("Node"));
+}
+
+#[test]
+fn an_issue_title_that_quotes_a_message_is_read() {
+    // NVIDIA/k8s-device-plugin#421 (a new user's paste): the title, as a markdown heading.
+    let text = "# Device plugin not starting and pod showing `0/1 nodes are available: 1 node(s) had untolerated taint {gpu: }. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.`\n";
+    let (records, _) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!(record.reason, "FailedScheduling");
+    // A paste's own `# ...` comment is still no text to report.
+    let (records, reported) = read("# ... (rest omitted) ...\n");
+    assert!(records.is_empty() && reported.is_empty(), "{records:?} {reported:?}");
+}

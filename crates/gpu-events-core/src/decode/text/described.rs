@@ -42,6 +42,9 @@ pub(super) struct Described {
     last_kept: Option<Kept>,
     /// `Status: Pending` (a Pod's phase), kept for a Pod only: a PVC's describe says it too.
     phase: Option<&'static str>,
+    /// Named only by a command typed above (no `Name:` field read since): what follows may be
+    /// another command's output (`describe node X | egrep ...`, then a Pod's events).
+    pub(super) typed_only: bool,
 }
 
 impl Described {
@@ -258,6 +261,7 @@ pub(super) fn from_command(line: &str) -> Option<Described> {
         kind: kind.and_then(crate::record::kinds::of_resource).map(str::to_owned),
         name: name.filter(|n| !placeholder(n)).map(str::to_owned),
         namespace,
+        typed_only: true,
         ..Described::default()
     };
     let events = match (verb, positional.first()) {

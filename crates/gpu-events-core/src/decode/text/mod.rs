@@ -226,7 +226,9 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
     }
     let trimmed = line.trim_start();
     // A paste's own comment (`# ... (omitted) ...`), a code fence, a separator.
-    if trimmed.starts_with("# ") || trimmed.starts_with("```") || trimmed.starts_with("----") {
+    // A markdown heading that quotes a message (an issue's title) is prose to read.
+    let heading_quote = trimmed.starts_with("# ") && trimmed.contains('`');
+    if (trimmed.starts_with("# ") && !heading_quote) || trimmed.starts_with("```") || trimmed.starts_with("----") {
         return Use::Neutral;
     }
     // A poster's elision (`...`, `…`) stands for lines left out: it ends a row, and is no note.
@@ -823,6 +825,15 @@ fn split_source(from: &str) -> (Option<&str>, Option<&str>) {
     (Some(component).filter(|c| !c.is_empty()), host.filter(|h| !h.is_empty()))
 }
 
+/// Whether the catalogue allows `reason` about an object of `kind` (an uncatalogued reason, or
+/// one the catalogue lists no kinds for, may be about anything).
+fn reason_may_regard(reason: &str, kind: &str) -> bool {
+    crate::ReasonName::parse(reason).reason().is_none_or(|r| {
+        let objects = r.info().objects;
+        objects.is_empty() || objects.iter().any(|o| o.eq_ignore_ascii_case(kind))
+    })
+}
+
 fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
     let Pending { row, message, object, .. } = p;
     let (component, host) = row.from.map_or((None, None), split_source);
@@ -842,6 +853,14 @@ fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
             regarding.kind = row.kind.map(str::to_owned);
             // NAME is the object's, or (the oldest kubectls) the Event's `<object>.<hex>`.
             regarding.name = row.event_name.map(|n| object_of_event_name(n).unwrap_or(n).to_owned());
+            regarding.namespace = row.namespace.map(str::to_owned);
+        }
+        // A section named only by a command typed above, of a kind the reason is never about
+        // (`describe node X | egrep ...`, then prose and a Pod's FailedScheduling row), is not
+        // this row's object.
+        None if object.typed_only
+            && object.kind.as_deref().is_some_and(|kind| !reason_may_regard(row.reason, kind)) =>
+        {
             regarding.namespace = row.namespace.map(str::to_owned);
         }
         None => {
