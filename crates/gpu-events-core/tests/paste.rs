@@ -619,3 +619,17 @@ fn an_issue_title_that_quotes_a_message_is_read() {
     let (records, reported) = read("# ... (rest omitted) ...\n");
     assert!(records.is_empty() && reported.is_empty(), "{records:?} {reported:?}");
 }
+
+#[test]
+fn a_row_without_a_type_column_takes_the_reasons_only_type() {
+    // vllm-project/aibrix#909 (a new user's paste): rows pasted without their TYPE.
+    let text = "  FailedScheduling  2m  default-scheduler  0/3 nodes are available: 3 Insufficient nvidia.com/gpu.\n";
+    let (records, _) = read(text);
+    assert_eq!(records[0].type_.as_ref().map(|t| t.as_str()), Some("Warning"));
+    assert!(records[0].has_flag(gpu_events_core::Flag::InferredType));
+    // A reason the catalogue knows with both types stays without one.
+    let text = "  Created  2m  kubelet  Created container vllm\n  Failed  2m  kubelet  Error: ErrImagePull\n";
+    let (records, _) = read(text);
+    let created = records.iter().find(|r| r.reason == "Created").unwrap();
+    assert!(created.type_.is_some() == created.has_flag(gpu_events_core::Flag::InferredType));
+}

@@ -71,7 +71,9 @@ fn case_013_the_reporter_decides_between_the_two_failed_scheduling_reasons() {
 fn case_025_partial_get_events_row() {
     let [r] = decode(case(fixture!("025-rke2-taint-didnt-tolerate-get-events.txt"))).try_into().unwrap();
     assert_eq!(r.reason, "FailedScheduling");
-    assert_eq!(r.type_, None, "the TYPE column is missing");
+    // The TYPE column is missing: FailedScheduling is only ever a Warning.
+    assert_eq!(r.type_, Some(gpu_events_core::EventType::Warning));
+    assert!(r.has_flag(gpu_events_core::Flag::InferredType));
     assert_eq!(r.regarding.kind.as_deref(), Some("Pod"));
     assert_eq!(r.regarding.name.as_deref(), Some("model-2-79d7d6786c-bprm8"));
     assert!(r.note.starts_with("0/1 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) had taint {protect: no_schedule}, that the pod didn't tolerate"));

@@ -42,6 +42,9 @@ pub(crate) struct RawEvent<'a> {
     pub(crate) from_status: bool,
     /// The reason was recognized from the note alone (the input gave none).
     pub(crate) inferred_reason: bool,
+    /// The input has no type for the event at all (a row without a TYPE column): a reason the
+    /// catalogue knows with one type takes it (flag `inferredType`).
+    pub(crate) infer_type: bool,
     /// The reason is a status word (a Pod phase such as `Pending`), not an event reason: it is
     /// not looked up in the catalogue (Kueue records a `Pending` of its own, about Workloads).
     pub(crate) status_word: bool,
@@ -98,7 +101,7 @@ impl RawEvent<'_> {
             },
             None => (String::new(), false),
         };
-        let type_ = self.type_.map(EventType::parse);
+        let mut type_ = self.type_.map(EventType::parse);
         let mut reason = if self.status_word {
             ReasonName::uncatalogued(self.reason.unwrap_or(""))
         } else {
@@ -174,6 +177,14 @@ impl RawEvent<'_> {
             }
         }
 
+        // A row without its TYPE column, of a reason the catalogue knows with one type only.
+        if type_.is_none()
+            && self.infer_type
+            && let Some([only]) = info.map(|i| i.types)
+        {
+            type_ = Some(only.clone());
+            flags.push(Flag::InferredType);
+        }
         if let (Some(info), Some(observed)) = (info, &type_)
             && !info.expects_type(observed)
         {
@@ -245,6 +256,7 @@ impl From<&core::Event> for EventRecord {
             from_status: false,
             inferred_reason: false,
             status_word: false,
+            infer_type: false,
         }
         .into_record()
     }
@@ -285,6 +297,7 @@ impl From<&events::Event> for EventRecord {
             from_status: false,
             inferred_reason: false,
             status_word: false,
+            infer_type: false,
         }
         .into_record()
     }

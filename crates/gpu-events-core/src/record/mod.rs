@@ -170,6 +170,9 @@ pub enum Flag {
     /// The input did not name the regarding object's kind (a pasted Events section, a bare
     /// message): `regarding.kind` is the one kind the catalogue lists for the reason.
     InferredKind,
+    /// The input gave no type (a row pasted without its TYPE column): `type` is the one type the
+    /// catalogue lists for the reason.
+    InferredType,
     /// The input gave no reason, only a message (a status `Message:` line, a message quoted in
     /// prose): the reason is the one whose grammar recognizes the message.
     InferredReason,

@@ -909,6 +909,7 @@ fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
         name: row.event_name.filter(|_| row.kind.is_none()),
         namespace: namespace.as_deref(),
         approximate_time: last.is_some() || first.is_some(),
+        infer_type: row.without_type_column,
         ..RawEvent::default()
     }
     .into_record()

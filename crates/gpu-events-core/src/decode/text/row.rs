@@ -103,6 +103,9 @@ pub(crate) struct Row<'a> {
     /// KIND of the pre-1.14 layout, whose NAME is the object's.
     pub(crate) kind: Option<&'a str>,
     pub(crate) message: &'a str,
+    /// The row has no TYPE column at all (a header without one, or none and no type cell), as
+    /// opposed to an empty TYPE cell.
+    pub(crate) without_type_column: bool,
 }
 
 fn is_type(text: &str) -> bool {
@@ -188,11 +191,14 @@ impl<'a> Row<'a> {
         }
 
         if let Some(header) = header
-            && let Some(row) = Self::by_header(line, &cells, header)
+            && let Some(mut row) = Self::by_header(line, &cells, header)
         {
+            row.without_type_column = !header.columns.iter().any(|(_, c)| *c == Column::Type);
             return Some(row);
         }
-        Self::by_shape(line, &cells).or_else(|| Self::single_spaced(line))
+        let mut row = Self::by_shape(line, &cells).or_else(|| Self::single_spaced(line))?;
+        row.without_type_column = row.type_.is_none();
+        Some(row)
     }
 
     /// A row pasted with single spaces, as posters retype or reflow one
