@@ -633,3 +633,26 @@ fn a_row_without_a_type_column_takes_the_reasons_only_type() {
     let created = records.iter().find(|r| r.reason == "Created").unwrap();
     assert!(created.type_.is_some() == created.has_flag(gpu_events_core::Flag::InferredType));
 }
+
+#[test]
+fn a_folded_message_pasted_as_text_is_read_whole() {
+    // NVIDIA/gpu-operator#156 (a new user's paste): a condition's folded message, mis-indented
+    // under its reason, between prose.
+    let text = "nvidia-device-plugin-validation reports: \n\n  reason: Unschedulable\n      message: >-\n        0/10 nodes are available: 1 node(s) had taint {workload: aiml}, that the\n        pod didn't tolerate, 9 Insufficient nvidia.com/gpu.\n\n### 2. Steps to reproduce the issue\n";
+    let (records, _) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!(
+        record.note,
+        "0/10 nodes are available: 1 node(s) had taint {workload: aiml}, that the pod didn't tolerate, 9 Insufficient nvidia.com/gpu."
+    );
+}
+
+#[test]
+fn a_containers_zero_start_time_is_no_time() {
+    // gpustack/gpustack#3989 (a new user's paste): `startedAt` of a container that never started.
+    let text = "status:\n  containerStatuses:\n  - name: main\n    state:\n      terminated:\n        exitCode: 128\n        reason: StartError\n        message: 'failed to create containerd task: unresolvable CDI devices management.nvidia.com/gpu=0: unknown'\n        startedAt: '1970-01-01T00:00:00Z'\n";
+    let (records, _) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!(record.reason, "StartError");
+    assert!(record.first_timestamp.is_none_or(|t| t.timestamp() > 0), "{:?}", record.first_timestamp);
+}

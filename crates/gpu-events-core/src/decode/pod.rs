@@ -247,8 +247,10 @@ pub fn pod_status_record(pod: &k8s_openapi::api::core::v1::Pod, now: DateTime<Ut
 /// `lastTransitionTime`, containers' `startedAt`/`finishedAt`).
 fn newest_time(value: &Value) -> Option<DateTime<Utc>> {
     match value {
+        // `1970-01-01T00:00:00Z` is Go's zero time as the runtime reports it for a container
+        // that never started (`startedAt`), not a time anything happened.
         Value::String(text) if text.len() >= 20 && text.as_bytes()[4] == b'-' => {
-            DateTime::parse_from_rfc3339(text).ok().map(|t| t.to_utc())
+            DateTime::parse_from_rfc3339(text).ok().map(|t| t.to_utc()).filter(|t| t.timestamp() > 0)
         }
         Value::Array(items) => items.iter().filter_map(newest_time).max(),
         Value::Object(map) => map.values().filter_map(newest_time).max(),

@@ -100,6 +100,9 @@ enum Use {
 /// run of lines that look like events and were not read and a [`DecodeError::NotEvents`] for
 /// each run of other lines no reader took.
 pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord, DecodeError>> {
+    // YAML block scalars in text (`message: >-` and the lines under it), each read as one line.
+    let lines: Vec<&str> = input.lines().collect();
+    let folds = block_scalars(&lines);
     let mut out = Vec::new();
     let mut described = Described::default();
     let mut header: Option<Header> = None;
@@ -111,10 +114,12 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
     let mut uses = Vec::new();
     let mut previous = "";
     let cut = cut_width(input);
-    let lines: Vec<&str> = input.lines().collect();
     let mut index = 0;
     while index < lines.len() {
-        let line = lines[index];
+        let (line, span) = match folds.iter().find(|(first, ..)| *first == index) {
+            Some((_, span, joined)) => (joined.as_str(), *span),
+            None => (lines[index], 1),
+        };
         let number = index + 1;
         // A console list's reason line, read with the message line after it.
         if pending.is_none()
@@ -143,9 +148,9 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
                 cut,
             },
         );
-        uses.push(use_);
+        uses.extend(std::iter::repeat_n(use_, span));
         previous = line;
-        index += 1;
+        index += span;
     }
     flush(&mut pending, now, &mut out);
     out.extend(status_record(&described, now).map(Ok));
@@ -159,6 +164,43 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
     kind_for_the_section(&mut out);
     account(input, &uses, &mut out);
     out
+}
+
+/// YAML block scalars pasted as text (a Pod's `message: >-` with its folded lines under it,
+/// no parents to make it YAML): (first line index, lines spanned, the key and its lines joined
+/// by spaces, at the key's indentation). A fold ends at a blank line or a line no deeper than
+/// its key.
+fn block_scalars(lines: &[&str]) -> Vec<(usize, usize, String)> {
+    const INDICATORS: &[&str] = &[">-", ">", ">+", "|-", "|", "|+"];
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let mut folds = Vec::new();
+    let mut index = 0;
+    while index < lines.len() {
+        let line = lines[index];
+        let opens = line.trim_end().rsplit_once(": ").is_some_and(|(key, indicator)| {
+            INDICATORS.contains(&indicator)
+                && key.trim_start().starts_with(|c: char| c.is_ascii_lowercase())
+                && key.trim_start().chars().all(|c| c.is_ascii_alphanumeric())
+        });
+        if !opens {
+            index += 1;
+            continue;
+        }
+        let depth = indent(line);
+        let body: Vec<&str> = lines[index + 1..]
+            .iter()
+            .take_while(|next| !next.trim().is_empty() && indent(next) > depth)
+            .map(|next| next.trim())
+            .collect();
+        if body.is_empty() {
+            index += 1;
+            continue;
+        }
+        let key = line.trim_end().rsplit_once(": ").map_or(line, |(key, _)| key);
+        folds.push((index, body.len() + 1, format!("{key}: {}", body.join(" "))));
+        index += body.len() + 1;
+    }
+    folds
 }
 
 /// The one Pod `pods` lists (perhaps in several rows).
