@@ -1187,3 +1187,32 @@ fn a_runner_up_is_never_surer_than_the_diagnosis() {
     assert!(!d.also_possible.is_empty(), "{d:#?}");
     assert!(d.also_possible.iter().all(|a| a.confidence <= d.confidence), "{d:#?}");
 }
+
+#[test]
+fn a_node_with_fewer_accelerators_allocatable_than_it_has() {
+    // NVIDIA/k8s-device-plugin (corpus 123): 8 GPUs, 7 allocatable after an Xid: a device withheld.
+    let text = "I found only 7 GPU cards:\nCapacity:\n  cpu:                        128\n  nvidia.com/gpu:             8\nAllocatable:\n  cpu:                        128\n  nvidia.com/gpu:             7       <=========== here\n";
+    let diagnoses = diagnose(&records(text));
+    let [d] = diagnoses.as_slice() else { panic!("{diagnoses:#?}") };
+    assert_eq!((d.object.kind.as_deref(), d.cause), (Some("Node"), Cause::DeviceFault));
+    // None allocatable: no plugin serves them.
+    let text = "Name:               gpu-node-1\nRoles:              <none>\nCapacity:\n  nvidia.com/gpu:     4\nAllocatable:\n  nvidia.com/gpu:     0\n";
+    let diagnoses = diagnose(&records(text));
+    assert_eq!(
+        (diagnoses[0].object.name.as_deref(), diagnoses[0].cause),
+        (Some("gpu-node-1"), Cause::DevicePluginMissing)
+    );
+    // All allocatable: nothing wrong.
+    let text = "Capacity:\n  nvidia.com/gpu:     4\nAllocatable:\n  nvidia.com/gpu:     4\n";
+    assert!(diagnose(&records(text)).is_empty());
+}
+
+#[test]
+fn a_karpenter_node_that_stays_uninitialized_waits_for_its_resources() {
+    // bottlerocket-os (corpus 226): Ready, yet never initialized.
+    let text = "  Normal   NodeReady                26m                 kubelet                  Node x status is now: NodeReady\n  Normal   DisruptionBlocked        71s (x13 over 26m)  karpenter                Node isn't initialized\n";
+    let diagnoses = diagnose(&records(text));
+    let [d] = diagnoses.as_slice() else { panic!("{diagnoses:#?}") };
+    assert_eq!(d.cause, Cause::DevicePluginMissing);
+    assert!(d.also_possible.iter().any(|a| a.cause == Cause::NodeNeverReady), "{d:#?}");
+}

@@ -57,6 +57,7 @@ pub use error::{DecodeError, ItemLocation};
 pub use parallel::{Parallel, ParallelMap};
 pub(crate) use pod::START_FAILURES;
 pub use pod::pod_status_record;
+pub(crate) use text::ALLOCATABLE_BELOW_CAPACITY;
 
 use crate::EventRecord;
 

@@ -76,6 +76,11 @@
 //!     GKE's `FailedScaleUp`) explains the shortage the scheduler reports, newer or not:
 //!     `node-expansion-failed`. A `NotTriggerScaleUp` that says only that no group fits sums up
 //!     the FitError, whose shortage is the cause (corpus 144).
+//! 19. A Node whose `Allocatable:` counts fewer of an accelerator than its `Capacity:` has
+//!     devices the plugin withholds as unhealthy (`device-fault`), or none a plugin serves
+//!     (allocatable 0: `device-plugin-missing`); a Karpenter node that stays uninitialized
+//!     (`DisruptionBlocked: Node isn't initialized`) waits for its extended resources to register
+//!     (`device-plugin-missing`, Medium, `node-never-ready` also possible) (corpus 123, 226).
 //!
 //! # FitErrors: which per-node reason is the cause
 //!

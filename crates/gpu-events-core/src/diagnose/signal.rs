@@ -142,6 +142,15 @@ pub(super) fn read(record: &EventRecord) -> Signal {
         | Reason::ClusterAutoscaler(ClusterAutoscalerReason::TriggeredScaleUp) => {
             cause(Phase::Pending, Cause::NodeExpansionPending, High)
         }
+        // Karpenter initializes a node once it is Ready, its startup taints are gone and every
+        // extended resource its NodeClaim asked for (`nvidia.com/gpu`, `aws.amazon.com/neuron`)
+        // is allocatable: a node that stays uninitialized is most often a device plugin that
+        // never registered the resource (corpus 226), else a startup taint no one removes.
+        Reason::Karpenter(KarpenterReason::DisruptionBlocked)
+            if note.ends_with("isn't initialized") || note.ends_with("is not initialized") =>
+        {
+            Signal { also: Some(Cause::NodeNeverReady), ..cause(Phase::Running, Cause::DevicePluginMissing, Medium) }
+        }
         Reason::Karpenter(KarpenterReason::FailedScheduling) if note.contains("against uninitialized nodeclaim") => {
             cause(Phase::Pending, Cause::NodeNeverReady, Medium)
         }
@@ -318,6 +327,12 @@ fn container_status(reason: &str, init: bool, note: &str) -> Signal {
         // A Pod seen waiting (`pod status: Pending`, a Normal record): stuck, why unknown here.
         "Pending" if synthetic => cause(Phase::Pending, Cause::Unknown, Confidence::Low),
         "ContainerCreating" if synthetic => cause(Phase::ContainerCreating, Cause::Unknown, Confidence::Low),
+        // A Node with fewer of an accelerator allocatable than it has: none at all, no device
+        // plugin serves them; some, the plugin withholds the devices it finds unhealthy.
+        crate::decode::ALLOCATABLE_BELOW_CAPACITY if note.contains(": allocatable 0 of") => {
+            cause(Phase::Running, Cause::DevicePluginMissing, Medium)
+        }
+        crate::decode::ALLOCATABLE_BELOW_CAPACITY => cause(Phase::Running, Cause::DeviceFault, Medium),
         // A Pod seen `Failed` (describe's `Status:`): done for good; its containers' states say why.
         "Failed" if synthetic => cause(Phase::Failed, Cause::Unknown, Confidence::Low),
         "ContainerCreating" | "PodInitializing" => phase(Phase::ContainerCreating),

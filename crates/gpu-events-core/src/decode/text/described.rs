@@ -42,6 +42,10 @@ pub(super) struct Described {
     last_kept: Option<Kept>,
     /// `Status: Pending` (a Pod's phase), kept for a Pod only: a PVC's describe says it too.
     phase: Option<&'static str>,
+    /// Inside a Node's `Capacity:` (`Some(true)`) or `Allocatable:` (`Some(false)`) block.
+    in_capacity: Option<bool>,
+    /// Accelerator counts read from those blocks: (resource, capacity, allocatable).
+    accelerators: Vec<(String, Option<u64>, Option<u64>)>,
     /// Named only by a command typed above (no `Name:` field read since): what follows may be
     /// another command's output (`describe node X | egrep ...`, then a Pod's events).
     pub(super) typed_only: bool,
@@ -66,8 +70,11 @@ impl Described {
         // A describe pasted from its middle opens at a Pod's own fields (`Controlled By:  X`,
         // `Init Containers:`).
         let pod_field = matches!(key, "Init Containers" | "Controlled By") && padded;
+        // A Node's resource blocks, pasted alone too (`describe node | egrep 'Capacity|...'`).
+        let node_field = matches!(key, "Capacity" | "Allocatable") && value.trim().is_empty();
         let field = matches!(key, "Name" | "Namespace" | "Kind" | "Status" | "Reason" | "Message")
             || pod_field
+            || node_field
             || inside && padded && key.starts_with(|c: char| c.is_ascii_uppercase()) && key.split(' ').count() <= 5;
         if !field {
             return false;
@@ -75,6 +82,11 @@ impl Described {
         let value = value.trim();
         self.containers = None;
         self.container = None;
+        self.in_capacity = match key {
+            "Capacity" => Some(true),
+            "Allocatable" => Some(false),
+            _ => None,
+        };
         match key {
             // A new object starts at its Name.
             "Name" => *self = Described { name: Some(value.to_owned()), ..Described::default() },
@@ -103,6 +115,24 @@ impl Described {
     /// `Reason:`.
     fn learn_container(&mut self, line: &str, key: &str, value: &str) {
         let indent = line.len() - line.trim_start().len();
+        if let Some(capacity) = self.in_capacity {
+            let resource = key.trim();
+            // `nvidia.com/gpu:  7       <=== here`: the count is the first word.
+            if crate::accelerators::is_accelerator(resource)
+                && let Some(count) = value.split_whitespace().next().and_then(|v| v.parse::<u64>().ok())
+            {
+                let at = match self.accelerators.iter().position(|(r, ..)| r == resource) {
+                    Some(at) => at,
+                    None => {
+                        self.accelerators.push((resource.to_owned(), None, None));
+                        self.accelerators.len() - 1
+                    }
+                };
+                let entry = &mut self.accelerators[at];
+                if capacity { entry.1 = Some(count) } else { entry.2 = Some(count) }
+            }
+            return;
+        }
         if self.containers.is_some() && indent == 2 && value.is_empty() {
             self.container = Some(key.trim().to_owned());
             self.in_last_state = false;
@@ -312,7 +342,45 @@ pub(super) fn from_command(line: &str) -> Option<Described> {
 
 /// The Pod status block of a describe (`Status: Failed`, `Reason: UnexpectedAdmissionError`,
 /// `Message: ...`) or its container states, as a record flagged `fromStatus`, true `now`.
+/// The status word of a Node's record when its describe shows fewer of an accelerator
+/// allocatable than it has (the device plugin withholds unhealthy devices; none at all when no
+/// plugin serves them).
+pub(crate) const ALLOCATABLE_BELOW_CAPACITY: &str = "AllocatableBelowCapacity";
+
+/// A Node whose `Allocatable:` counts fewer of an accelerator than its `Capacity:`, as a record
+/// flagged `fromStatus` (`nvidia.com/gpu: allocatable 7 of capacity 8`).
+fn node_record(described: &Described, now: DateTime<Utc>) -> Option<EventRecord> {
+    if described.kind.as_deref().is_some_and(|kind| kind != "Node") {
+        return None;
+    }
+    let (resource, capacity, allocatable) = described.accelerators.iter().find_map(|(r, c, a)| match (c, a) {
+        (Some(c), Some(a)) if a < c => Some((r, *c, *a)),
+        _ => None,
+    })?;
+    let note = format!("{resource}: allocatable {allocatable} of capacity {capacity}");
+    Some(
+        crate::record::RawEvent {
+            reason: Some(ALLOCATABLE_BELOW_CAPACITY),
+            type_: Some("Warning"),
+            note: Some(&note),
+            regarding: crate::ObjectReference {
+                kind: Some("Node".to_owned()),
+                name: described.name.clone(),
+                ..crate::ObjectReference::default()
+            },
+            last: [Some(now), None, None],
+            first: [Some(now), None, None],
+            approximate_time: true,
+            from_status: true,
+            status_word: true,
+            ..crate::record::RawEvent::default()
+        }
+        .into_record(),
+    )
+}
+
 pub(super) fn status_record(described: &Described, now: DateTime<Utc>) -> impl Iterator<Item = EventRecord> + use<> {
+    let node = node_record(described, now);
     PodStatus {
         kind: described.kind.clone(),
         namespace: described.namespace.clone(),
@@ -329,6 +397,7 @@ pub(super) fn status_record(described: &Described, now: DateTime<Utc>) -> impl I
         start_failure: described.start_failure.clone(),
     }
     .records()
+    .chain(node)
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ mod ui;
 use chrono::{DateTime, Utc};
 
 use self::age::Age;
+pub(crate) use self::described::ALLOCATABLE_BELOW_CAPACITY;
 use self::described::{Described, status_record};
 use self::row::{Header, Row};
 use super::{DecodeError, ItemLocation};
