@@ -656,3 +656,4 @@ fn a_containers_zero_start_time_is_no_time() {
     assert_eq!(record.reason, "StartError");
     assert!(record.first_timestamp.is_none_or(|t| t.timestamp() > 0), "{:?}", record.first_timestamp);
 }
+
