@@ -657,3 +657,32 @@ fn a_containers_zero_start_time_is_no_time() {
     assert!(record.first_timestamp.is_none_or(|t| t.timestamp() > 0), "{:?}", record.first_timestamp);
 }
 
+#[test]
+fn conditions_logs_and_other_tables_are_not_events() {
+    // A helper's false positives: a Node's condition, a log record, `get all -A`, `top nodes`.
+    for text in [
+        "{\"type\":\"MemoryPressure\",\"status\":\"False\",\"reason\":\"KubeletHasSufficientMemory\",\"message\":\"kubelet has sufficient memory available\"}\n",
+        "{\"level\":\"info\",\"message\":\"launched nodeclaim\"}\n",
+        "NAMESPACE     NAME                 TYPE        CLUSTER-IP   EXTERNAL-IP   PORT(S)   AGE\ndefault       service/kubernetes   ClusterIP   10.96.0.1    <none>        443/TCP   5d\n",
+        "k8s-master     74m          3%     2666Mi          65%\n",
+    ] {
+        let (records, reported) = read(text);
+        assert!(records.is_empty(), "{text}: {records:?}");
+        assert!(reported.iter().all(|r| !r.starts_with("LOST")), "{text}: {reported:?}");
+    }
+    // A custom resource's describe Conditions are no container states (cert-manager#739).
+    let text = "Name:         tls-cert\nKind:         Certificate\nStatus:\n  Conditions:\n    Reason:   OrderValidated\n    Message:  Certificate issued successfully\n";
+    let (records, _) = read(text);
+    assert!(records.is_empty(), "{records:?}");
+    let text = "Status:\n  Conditions:\n    Message:  Node not registered with cluster\n    Reason:   AwaitingReconciliation\n";
+    let (records, _) = read(text);
+    assert!(records.is_empty(), "{records:?}");
+}
+
+#[test]
+fn a_pvcs_capacity_is_no_nodes() {
+    // hwameistor/hwameistor#648 (a helper's paste): `describe pvc` typed above its output.
+    let text = "kubectl describe pvc test-pvc\nName:          test-pvc\nNamespace:     default\nStatus:        Pending\nCapacity:      \nEvents:\n  Type    Reason                Age   From                         Message\n  ----    ------                ----  ----                         -------\n  Normal  WaitForFirstConsumer  10s   persistentvolume-controller  waiting for first consumer to be created before binding\n";
+    let (records, _) = read(text);
+    assert_eq!(records[0].regarding.kind.as_deref(), Some("PersistentVolumeClaim"), "{records:?}");
+}

@@ -86,6 +86,15 @@ pub enum DecodeError {
         /// The object's `kind`.
         kind: String,
     },
+    /// One item is a JSON or YAML value that is no Event and no object (a status condition, a
+    /// log record, a values file): not events; the others are still decoded.
+    #[error("{location}: {what}, not an Event")]
+    NotAnEventValue {
+        /// Where the item is.
+        location: ItemLocation,
+        /// What it looks like (`a status condition (type Ready)`).
+        what: String,
+    },
     /// Lines of a pasted text that look like events (a reason the catalogue knows in a row, or
     /// beside `Warning`/`Normal`) but that no reader could read: events were lost there.
     #[error("{}: {what}: not read", LineRange(*first_line, *last_line))]
@@ -145,7 +154,10 @@ impl DecodeError {
     /// that is not events, reported for the record) and [`DecodeError::NotAnEvent`] (an object
     /// of another kind).
     pub fn is_loss(&self) -> bool {
-        !matches!(self, DecodeError::NotEvents { .. } | DecodeError::NotAnEvent { .. })
+        !matches!(
+            self,
+            DecodeError::NotEvents { .. } | DecodeError::NotAnEvent { .. } | DecodeError::NotAnEventValue { .. }
+        )
     }
 }
 

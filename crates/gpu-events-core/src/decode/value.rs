@@ -208,11 +208,24 @@ impl PendingItem {
                 })
                 .map_err(|message| DecodeError::Item { location, message });
         }
-        if !map.contains_key("kind") && !EVENT_FIELDS.iter().any(|key| map.contains_key(*key)) {
-            return fail(
-                location,
-                "not an Event: no kind, reason, message/note or involvedObject/regarding".to_owned(),
-            );
+        if !map.contains_key("kind") {
+            let object = ["involvedObject", "regarding"].iter().any(|key| map.contains_key(*key));
+            let text = |key: &str| map.get(key).and_then(Value::as_str);
+            // A condition (`{type, status: True|False|Unknown, reason, message}`) of a Node, a
+            // Deployment, a CRD: the object's state, not an event about it.
+            let condition = matches!(text("status"), Some("True" | "False" | "Unknown")) && text("type").is_some();
+            let what = if condition && !object {
+                Some(format!("a status condition (type {})", text("type").unwrap_or_default()))
+            } else if !object && !map.contains_key("reason") {
+                // A log record (`{"level": ..., "msg"/"message": ...}`), a values file, front
+                // matter: an Event has a reason or the object it is about.
+                Some("a JSON or YAML value with no reason and no involvedObject/regarding".to_owned())
+            } else {
+                None
+            };
+            if let Some(what) = what {
+                return Err(DecodeError::NotAnEventValue { location, what });
+            }
         }
         let api_version = map.get("apiVersion").and_then(Value::as_str).map(str::to_owned);
         let api = match api_version.as_deref() {

@@ -31,6 +31,9 @@ pub(super) struct Described {
     container: Option<String>,
     /// Whether the indented lines being read are a container's `State:` or `Last State:`.
     in_last_state: bool,
+    /// Whether a `State:` or `Last State:` line opened the indented lines being read: only then
+    /// is a `Reason:` a container's (a CRD's `Conditions:` have `Reason:` and `Message:` too).
+    in_state: bool,
     /// The first `State: Waiting` `Reason:` (`CrashLoopBackOff`, `ImagePullBackOff`, ...).
     waiting: Option<ContainerState>,
     /// The first container whose state or last state is `Terminated` `Reason: OOMKilled`.
@@ -82,13 +85,23 @@ impl Described {
         let value = value.trim();
         self.containers = None;
         self.container = None;
+        self.in_state = false;
         self.in_capacity = match key {
             "Capacity" => Some(true),
             "Allocatable" => Some(false),
             _ => None,
         };
         match key {
-            // A new object starts at its Name.
+            // A new object starts at its Name; the one a typed `describe KIND NAME` named keeps
+            // its kind and namespace.
+            "Name" if self.typed_only && self.name.as_deref() == Some(value) => {
+                *self = Described {
+                    name: Some(value.to_owned()),
+                    kind: self.kind.take(),
+                    namespace: self.namespace.take(),
+                    ..Described::default()
+                }
+            }
             "Name" => *self = Described { name: Some(value.to_owned()), ..Described::default() },
             "Namespace" => self.namespace = Some(value.to_owned()),
             "Kind" => self.kind = Some(value.to_owned()),
@@ -102,7 +115,9 @@ impl Described {
         match key {
             // kubectl describe pod/node print no Kind line; their sections tell them apart.
             "Containers" | "Init Containers" | "QoS Class" if self.kind.is_none() => self.kind = Some("Pod".to_owned()),
-            "Taints" | "Roles" | "Capacity" if self.kind.is_none() => self.kind = Some("Node".to_owned()),
+            // A Node's `Capacity:` is a block; a PVC's has its size on the line.
+            "Taints" | "Roles" if self.kind.is_none() => self.kind = Some("Node".to_owned()),
+            "Capacity" if self.kind.is_none() && value.is_empty() => self.kind = Some("Node".to_owned()),
             "Completions" if self.kind.is_none() => self.kind = Some("Job".to_owned()),
             "Desired Number of Nodes Scheduled" => self.kind = Some("DaemonSet".to_owned()),
             "StrategyType" if self.kind.is_none() => self.kind = Some("Deployment".to_owned()),
@@ -136,6 +151,7 @@ impl Described {
         if self.containers.is_some() && indent == 2 && value.is_empty() {
             self.container = Some(key.trim().to_owned());
             self.in_last_state = false;
+            self.in_state = false;
             return;
         }
         let state = |reason: &str| ContainerState {
@@ -150,8 +166,9 @@ impl Described {
         }
         let start_failure = START_FAILURES.contains(&value);
         match key.trim() {
-            "State" => self.in_last_state = false,
-            "Last State" => self.in_last_state = true,
+            "State" => (self.in_last_state, self.in_state) = (false, true),
+            "Last State" => (self.in_last_state, self.in_state) = (true, true),
+            "Reason" if !self.in_state => {}
             "Reason" => {
                 self.last_kept = None;
                 let slot = match () {
@@ -199,6 +216,10 @@ impl Described {
     }
 }
 
+/// The arrows shell prompt themes end in (oh-my-zsh's `➜`, pure's `❯`, `λ`, `⇒`, `»`), with
+/// the directory or branch they show before the command.
+const PROMPT_ARROWS: &[&str] = &["➜", "❯", "λ", "⇒", "»"];
+
 /// The kubectl-like commands people type: kubectl itself, its common aliases `k` and `kc`, OpenShift's
 /// `oc`, `kubecolor` (`microk8s kubectl` ends in `kubectl`).
 const KUBECTLS: &[&str] = &["kubectl", "k", "kc", "oc", "kubecolor"];
@@ -211,7 +232,9 @@ const VALUE_FLAGS: &[&str] =
 /// `➜  ~ `), or that run kubectl (`sudo`, `microk8s`): a command typed at a prompt, not a
 /// sentence that mentions one ("it is referenced in kubectl describe ...").
 fn before_command(word: &str) -> bool {
-    word.ends_with(['$', '#', '>', '%', '~', ':']) || matches!(word, "sudo" | "microk8s" | "❯" | "➜" | "λ" | "-")
+    word.ends_with(['$', '#', '>', '%', '~', ':'])
+        || matches!(word, "sudo" | "microk8s" | "-")
+        || PROMPT_ARROWS.contains(&word)
 }
 
 /// The object (or namespace) a typed kubectl command names, for the output pasted below it:
@@ -244,7 +267,7 @@ pub(super) fn from_command(line: &str) -> Option<Described> {
             || w.strip_suffix(['.', ')']).is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
     };
     // A zsh prompt puts the directory (and a git branch) after its arrow: `➜  helm kc describe`.
-    let after_prompt = start <= 4 && words[..start].iter().any(|w| matches!(*w, "➜" | "❯" | "λ"));
+    let after_prompt = start <= 4 && words[..start].iter().any(|w| PROMPT_ARROWS.contains(w));
     let opens_command =
         start == 0 || before_command(words[start - 1]) || (start == 1 && list_marker(words[0])) || after_prompt;
     if !opens_command {
@@ -420,6 +443,8 @@ mod command_tests {
         assert_eq!(named("kubectl events -n ns-a --for pod/x-0"), x0);
         assert_eq!(named("kubectl describe pod gpu-0"), Some(("gpu-0".to_owned(), None)));
         assert_eq!(named("[root@master ~]# kubectl get events --field-selector involvedObject.name=x-0 -n ns-a"), x0);
+        // argoproj/argo-workflows#788: a zsh theme's `⇒` prompt.
+        assert_eq!(named("⇒  kubectl describe pod x-0 -n ns-a"), x0);
         // Not a describe of one object; a placeholder; prose that mentions a command.
         assert!(from_command("kubectl get pod x-0 -n ns-a").is_some_and(|d| d.name.is_none()));
         assert!(from_command("kubectl get pod x-0").is_none());

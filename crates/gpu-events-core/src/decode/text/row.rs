@@ -405,7 +405,13 @@ impl<'a> Row<'a> {
             row.type_ = Some(t);
             i += 1;
         }
-        row.reason = text(i).filter(|t| is_reason(t))?;
+        // Without a header, a reason is as Kubernetes writes them, UpperCamelCase, or one the
+        // catalogue knows: the first column of `get all`, `top nodes` or `get pvc` (a namespace,
+        // a name) is none.
+        row.reason = text(i).filter(|t| {
+            is_reason(t)
+                && (t.starts_with(|c: char| c.is_ascii_uppercase()) || crate::ReasonName::parse(t).reason().is_some())
+        })?;
         i += 1;
         if text(i).is_some_and(is_object) {
             row.object = text(i);
@@ -492,6 +498,12 @@ mod tests {
         // A describe row whose message went whole onto the next line (defilantech/LLMKube#78).
         let row = Row::parse("Warning  FailedScheduling  default-scheduler", None).unwrap();
         assert_eq!((row.reason, row.from, row.message), ("FailedScheduling", Some("default-scheduler"), ""));
+        // The first column of other tables is no reason (kubernetes/kubectl#167, `get all -A`).
+        assert_eq!(
+            Row::parse("default       service/kubernetes   ClusterIP   10.96.0.1   <none>   443/TCP   5d", None),
+            None
+        );
+        assert_eq!(Row::parse("k8s-master     74m          3%     2666Mi          65%", None), None);
         // Cut after its age: a row with no FROM and no message.
         let row = Row::parse("  Warning  FailedScheduling  34m (x2 over 34m)", None).unwrap();
         assert_eq!((row.reason, row.from, row.message), ("FailedScheduling", None, ""));
