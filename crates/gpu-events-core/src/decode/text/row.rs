@@ -347,13 +347,14 @@ impl<'a> Row<'a> {
     }
 
     /// kubectl before 1.14 without its header: `LASTSEEN FIRSTSEEN COUNT NAME KIND [SUBOBJECT]
-    /// TYPE REASON SOURCE MESSAGE`, NAME the Event's (`<object>.<hex>`) and KIND the object's.
+    /// TYPE REASON SOURCE MESSAGE`, NAME the object's (or, in the oldest, the Event's
+    /// `<object>.<hex>`) and KIND the object's.
     fn old_layout(line: &'a str, cells: &[(usize, &'a str)]) -> Option<Row<'a>> {
         let text = |i: usize| cells.get(i).map(|(_, t)| *t);
         let age = text(0).and_then(parse_age)?;
         let first_seen = text(1).and_then(parse_age)?;
         let count = text(2)?.parse::<i32>().ok()?;
-        let event_name = text(3).filter(|n| n.contains('.') && !n.contains('/'))?;
+        let event_name = text(3).filter(|n| !n.contains('/'))?;
         let kind = text(4).filter(|k| {
             k.starts_with(|c: char| c.is_ascii_uppercase()) && k.chars().all(|c| c.is_ascii_alphanumeric())
         })?;
@@ -498,6 +499,13 @@ mod tests {
         // A describe row whose message went whole onto the next line (defilantech/LLMKube#78).
         let row = Row::parse("Warning  FailedScheduling  default-scheduler", None).unwrap();
         assert_eq!((row.reason, row.from, row.message), ("FailedScheduling", Some("default-scheduler"), ""));
+        // The NAME column may be the object's own name (openshift/origin#7824).
+        let row = Row::parse("18m       18m       1         postgresql-1-t199e   Pod       spec.containers{postgresql}   Normal    Started      {kubelet node238.localnet.net}   Started container with docker id a8acbe218e6b", None).unwrap();
+        assert_eq!(
+            (row.event_name, row.kind, row.from),
+            (Some("postgresql-1-t199e"), Some("Pod"), Some("{kubelet node238.localnet.net}"))
+        );
+        assert_eq!(row.message, "Started container with docker id a8acbe218e6b");
         // The first column of other tables is no reason (kubernetes/kubectl#167, `get all -A`).
         assert_eq!(
             Row::parse("default       service/kubernetes   ClusterIP   10.96.0.1   <none>   443/TCP   5d", None),
