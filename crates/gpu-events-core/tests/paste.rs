@@ -686,3 +686,19 @@ fn a_pvcs_capacity_is_no_nodes() {
     let (records, _) = read(text);
     assert_eq!(records[0].regarding.kind.as_deref(), Some("PersistentVolumeClaim"), "{records:?}");
 }
+
+#[test]
+fn a_status_cell_of_another_table_is_no_lost_event() {
+    // hwameistor/hwameistor#648, tektoncd/cli#1083 (a helper's pastes): `get pvc`, `get tr`.
+    for text in [
+        "NAME       STATUS    VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS                 AGE\ntest-pvc   Pending                                      hwameistor-storage-lvm-hdd   10m\n",
+        "github-check-pr-files-run-qvcb7   False       Failed   41m         9s\n",
+    ] {
+        let (records, reported) = read(text);
+        assert!(records.is_empty(), "{records:?}");
+        assert!(reported.iter().all(|r| !r.starts_with("LOST")), "{text}: {reported:?}");
+    }
+    // A CamelCase reason in a column still is.
+    let (_, reported) = read("pod-x   FailedMount   10m   something we cannot read\n");
+    assert!(reported.iter().any(|r| r.starts_with("LOST")), "{reported:?}");
+}

@@ -624,7 +624,9 @@ fn looks_like_an_event(line: &str) -> Option<String> {
         // A line that opens with a reason: only a CamelCase one (`FailedMount ...`); `Failed to
         // create watcher` is a sentence.
         let camel = word.chars().skip(1).any(|c| c.is_ascii_uppercase());
-        (typed || gap || words.len() == 1 || i == 0 && words.len() > 2 && camel)
+        // A one-word reason in a column (`Pending`, `Failed`) is as often a phase or a status
+        // cell of another table (`get pvc`, `get taskruns`): only beside a type.
+        (typed || gap && camel || words.len() == 1 || i == 0 && words.len() > 2 && camel)
             .then(|| format!("an event with reason {word} that no reader could read"))
     })
 }
