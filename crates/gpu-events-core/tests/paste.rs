@@ -101,7 +101,10 @@ fn a_pods_table_is_reported_as_such() {
     assert_eq!(event.reason, "FailedScheduling");
     assert_eq!(event.regarding.name.as_deref(), Some("gpu-pod"));
     assert_eq!(status.regarding.name.as_deref(), Some("gpu-pod"));
-    assert_eq!(reported, ["lines 1-2: a `kubectl get pods` table, not events"]);
+    assert_eq!(
+        reported,
+        ["lines 1-2: a `kubectl get pods` table (its STATUS column read as the Pods' status), not events"]
+    );
 }
 
 #[test]

@@ -440,7 +440,7 @@ const LOGGED_EVENTS: &[(&str, &str, Option<&str>)] = &[
     ("Unable to schedule pod; no fit; waiting", "FailedScheduling", Some("Warning")),
 ];
 
-const PODS_TABLE: &str = "a `kubectl get pods` table";
+const PODS_TABLE: &str = "a `kubectl get pods` table (its STATUS column read as the Pods' status)";
 const LOG_LINE: &str = "log lines that echo no event";
 
 /// The pod worker's log message for a failed sync (pkg/kubelet/pod_workers.go, v1.20-v1.36): its
