@@ -1216,3 +1216,10 @@ fn a_karpenter_node_that_stays_uninitialized_waits_for_its_resources() {
     assert_eq!(d.cause, Cause::DevicePluginMissing);
     assert!(d.also_possible.iter().any(|a| a.cause == Cause::NodeNeverReady), "{d:#?}");
 }
+
+#[test]
+fn a_resource_that_never_registered_on_a_karpenter_node_has_no_plugin() {
+    // aws/karpenter-provider-aws#1914 (a helper's paste).
+    let text = " Warning  FailedConsistencyCheck  8m5s (x68 over 11h)  karpenter  expected resource \"nvidia.com/gpu\" didn't register on the node\n";
+    assert_eq!(single(text).1, Cause::DevicePluginMissing);
+}

@@ -705,3 +705,18 @@ fn a_status_cell_of_another_table_is_no_lost_event() {
     let (_, reported) = read("pod-x   FailedMount   10m   something we cannot read\n");
     assert!(reported.iter().any(|r| r.starts_with("LOST")), "{reported:?}");
 }
+
+#[test]
+fn a_nodes_own_kubelet_events_are_named_by_their_host() {
+    // Azure/acs-engine#4236 (a helper's paste): a node's Events with `kubelet, HOST` in FROM.
+    let text = "  Normal   NodeHasSufficientMemory  22m   kubelet, k8s-agentpool-39580029-vmss000000  Node k8s-agentpool-39580029-vmss000000 status is now: NodeHasSufficientMemory\n";
+    let (records, _) = read(text);
+    assert_eq!(
+        (records[0].regarding.kind.as_deref(), records[0].regarding.name.as_deref()),
+        (Some("Node"), Some("k8s-agentpool-39580029-vmss000000"))
+    );
+    // A Pod's kubelet event names no node as its object.
+    let text = "  Normal   Pulled  22m   kubelet, node-a  Container image \"x\" already present on machine\n";
+    let (records, _) = read(text);
+    assert_ne!(records[0].regarding.kind.as_deref(), Some("Node"));
+}

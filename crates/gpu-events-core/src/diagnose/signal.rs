@@ -151,6 +151,12 @@ pub(super) fn read(record: &EventRecord) -> Signal {
         {
             Signal { also: Some(Cause::NodeNeverReady), ..cause(Phase::Running, Cause::DevicePluginMissing, Medium) }
         }
+        // Karpenter's consistency check: the node never registered an extended resource its
+        // instance type promised (`expected resource "nvidia.com/gpu" didn't register on the
+        // node`, nodeclaim/consistency/nodeshape.go): no device plugin serves it there.
+        Reason::Karpenter(KarpenterReason::FailedConsistencyCheck) if note.contains("didn't register on the node") => {
+            cause(Phase::Running, Cause::DevicePluginMissing, Medium)
+        }
         Reason::Karpenter(KarpenterReason::FailedScheduling) if note.contains("against uninitialized nodeclaim") => {
             cause(Phase::Pending, Cause::NodeNeverReady, Medium)
         }

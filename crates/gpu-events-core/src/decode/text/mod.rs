@@ -870,6 +870,13 @@ fn split_source(from: &str) -> (Option<&str>, Option<&str>) {
     (Some(component).filter(|c| !c.is_empty()), host.filter(|h| !h.is_empty()))
 }
 
+/// Whether the catalogue knows `reason` only about objects of `kind`, and the row does not say
+/// another kind.
+fn reason_is_only_about(reason: &str, kind: &str, given: Option<&str>) -> bool {
+    given.is_none_or(|given| given.eq_ignore_ascii_case(kind))
+        && crate::ReasonName::parse(reason).reason().is_some_and(|r| r.info().objects == [kind])
+}
+
 /// Whether the catalogue allows `reason` about an object of `kind` (an uncatalogued reason, or
 /// one the catalogue lists no kinds for, may be about anything).
 fn reason_may_regard(reason: &str, kind: &str) -> bool {
@@ -918,6 +925,15 @@ fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
                 regarding.name = row.event_name.and_then(object_of_event_name).map(str::to_owned);
             }
         }
+    }
+    // The kubelet records a Node's own events from that node: `kubelet, HOST` names it.
+    if regarding.name.is_none()
+        && component == Some("kubelet")
+        && let Some(host) = host
+        && reason_is_only_about(row.reason, "Node", regarding.kind.as_deref())
+    {
+        regarding.kind = Some("Node".to_owned());
+        regarding.name = Some(host.to_owned());
     }
     // Cluster-scoped objects have no namespace, whatever the row's NAMESPACE (the Event's own,
     // `default` for Node events) or the section said.
