@@ -1223,3 +1223,13 @@ fn a_resource_that_never_registered_on_a_karpenter_node_has_no_plugin() {
     let text = " Warning  FailedConsistencyCheck  8m5s (x68 over 11h)  karpenter  expected resource \"nvidia.com/gpu\" didn't register on the node\n";
     assert_eq!(single(text).1, Cause::DevicePluginMissing);
 }
+
+#[test]
+fn a_runtime_error_quoted_alone_is_its_containers_message() {
+    // kubeedge (corpus 160): the chain in prose, the Pod's STATUS in a table.
+    let text = "the pod shows RunContainerError:\nfailed to create task for container: failed to create shim task: OCI runtime create failed: could not apply required modification to OCI specification: error modifying OCI spec: failed to inject CDI devices: unresolvable CDI devices nvidia.com/gpu=tegra: unknown\n\nNAMESPACE   NAME                               READY   STATUS              RESTARTS     AGE\ndefault     gpu-deployment-64f6b8cb49-vsr82    0/1     RunContainerError   1 (9s ago)   11s\n";
+    let diagnoses = diagnose(&records(text));
+    let [d] = diagnoses.as_slice() else { panic!("{diagnoses:#?}") };
+    assert_eq!(d.object.name.as_deref(), Some("gpu-deployment-64f6b8cb49-vsr82"));
+    assert_eq!(d.cause, Cause::CdiDeviceUnresolvable);
+}

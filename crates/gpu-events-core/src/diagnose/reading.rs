@@ -30,6 +30,8 @@ pub(super) struct Reading {
     reason: u64,
     /// The record has no note (a `get pods` STATUS, a status block's `Reason:` alone).
     bare: bool,
+    /// The note is the readers' own words for a status (`container X status: R`).
+    synthetic: bool,
 }
 
 fn hash_of(text: &str) -> u64 {
@@ -75,6 +77,9 @@ impl Reading {
             nominations: if record.reason == "Nominated" { record.count } else { 0 },
             reason: hash_of(record.reason.as_str()),
             bare: record.note.trim().is_empty(),
+            // The readers' own `container NAME status: REASON` (a `get pods` STATUS).
+            synthetic: record.has_flag(crate::Flag::FromStatus)
+                && record.note.strip_suffix(record.reason.as_str()).is_some_and(|n| n.ends_with(" status: ")),
         }
     }
 }
@@ -155,12 +160,17 @@ pub(super) fn conclude(readings: &mut [Reading], on_node: bool) -> Option<(Phase
     // A bare record of a reason another record of the object has with its note (the STATUS of
     // `kubectl get pods` beside the describe's `Message:`) says nothing the other does not: its
     // cause is the other's, read from the note, and it is no evidence of its own.
-    let noted: std::collections::HashSet<u64> = readings.iter().filter(|r| !r.bare).map(|r| r.reason).collect();
+    let noted: std::collections::HashSet<u64> =
+        readings.iter().filter(|r| !r.bare && !r.synthetic).map(|r| r.reason).collect();
     // Nor does a bare record of another reason outweigh a record whose note names a cause (a
     // `NotTriggerScaleUp` row pasted without its message after the FitError it answers): its
     // phase stays, its cause from the reason alone goes.
     let named_cause = readings.iter().any(|r| !r.bare && r.signal.cause.is_some_and(|(c, _)| c != Cause::Unknown));
-    for reading in readings.iter_mut().filter(|r| r.bare && (noted.contains(&r.reason) || named_cause)) {
+    // A status in the readers' own words defers only to a record of its reason with the
+    // runtime's (the container's message beside its `get pods` STATUS).
+    for reading in readings.iter_mut().filter(|r| {
+        (r.bare && (noted.contains(&r.reason) || named_cause)) || (r.synthetic && noted.contains(&r.reason))
+    }) {
         reading.signal.cause = None;
     }
     // Latest first. Equal times (ages in a pasted table are coarse) keep the input's order,

@@ -414,6 +414,10 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
                 st.out.push(Ok(record));
                 return Use::Read;
             }
+            if let Some(record) = pods::runtime_error_message(line, now) {
+                st.out.push(Ok(record));
+                return Use::Read;
+            }
             if let Some(record) = bare_message(line, st.described) {
                 st.out.push(Ok(record));
                 return Use::Read;

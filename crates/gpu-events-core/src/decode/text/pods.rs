@@ -202,6 +202,35 @@ pub(super) fn waiting_message(line: &str, now: DateTime<Utc>) -> Option<EventRec
     .record()
 }
 
+/// The runtime's error chains a container's start fails with, as a waiting container's
+/// `message` shows them without the kubelet's `Error: ` (containerd's task and shim errors,
+/// runc's OCI error; kuberuntime_container.go's StartContainer, containerd v1.7-v2.4).
+const RUNTIME_ERROR_STARTS: &[&str] = &[
+    "failed to create task for container: ",
+    "failed to create containerd task: ",
+    "failed to start containerd task",
+    "OCI runtime create failed: ",
+];
+
+/// A runtime error chain quoted alone on its line (a `RunContainerError` container's message,
+/// pasted from `kubectl describe` or the dashboard): that container's waiting state, a
+/// `fromStatus` record of an unnamed Pod.
+pub(super) fn runtime_error_message(line: &str, now: DateTime<Utc>) -> Option<EventRecord> {
+    let text = line.trim();
+    RUNTIME_ERROR_STARTS.iter().any(|start| text.starts_with(start)).then_some(())?;
+    PodStatus {
+        kind: Some("Pod".to_owned()),
+        waiting: Some(ContainerState {
+            reason: "RunContainerError".to_owned(),
+            message: Some(text.to_owned()),
+            ..ContainerState::default()
+        }),
+        time: Some(now),
+        ..PodStatus::default()
+    }
+    .record()
+}
+
 /// The e2e framework's error for a Pod that failed (test/e2e/framework/pod:
 /// `fmt.Errorf("pod %q failed with reason: %q, message: %q", ...)`), in a test log or a Go value
 /// dump that quotes it again (`\"`): the Pod's status reason and message, a `fromStatus` record.
