@@ -720,3 +720,18 @@ fn a_nodes_own_kubelet_events_are_named_by_their_host() {
     let (records, _) = read(text);
     assert_ne!(records[0].regarding.kind.as_deref(), Some("Node"));
 }
+
+#[test]
+fn the_old_schedulers_unable_to_schedule_line_is_its_fit_error() {
+    // Project-HAMi/HAMi#6 (a helper's paste): kube-scheduler v1.10-v1.18's klog line.
+    let text = "I0124 08:49:33.398379       1 factory.go:453] Unable to schedule blue/gpu-pod1: no fit: 0/5 nodes are available: 4 node(s) didn't match node selector.; waiting\n";
+    let (records, _) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?}") };
+    assert_eq!(record.reason, "FailedScheduling");
+    assert_eq!(record.note, "0/5 nodes are available: 4 node(s) didn't match node selector.");
+    assert_eq!(
+        (record.regarding.namespace.as_deref(), record.regarding.name.as_deref()),
+        (Some("blue"), Some("gpu-pod1"))
+    );
+    assert!(record.has_flag(gpu_events_core::Flag::FromLog) && record.has_flag(gpu_events_core::Flag::ApproximateTime));
+}

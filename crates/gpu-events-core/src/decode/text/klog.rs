@@ -266,6 +266,22 @@ pub(crate) fn has_klog_header(line: &str) -> bool {
     klog_body(line).is_some()
 }
 
+/// kube-scheduler v1.10-v1.18's unstructured failure log (pkg/scheduler/factory.go:
+/// `klog.V(3).Infof("Unable to schedule %v/%v: no fit: %v; waiting", ns, name, err)`), which
+/// accompanies the Pod's FailedScheduling with the FitError as its note: (namespace, name, the
+/// FitError, the header's time).
+pub(crate) fn parse_unable_to_schedule(
+    line: &str,
+    now: DateTime<Utc>,
+) -> Option<(&str, &str, &str, Option<DateTime<Utc>>)> {
+    let (_, header, body) = klog_body(line)?;
+    let rest = body.strip_prefix("Unable to schedule ")?;
+    let (pod, rest) = rest.split_once(": no fit: ")?;
+    let (namespace, name) = pod.split_once('/')?;
+    let err = rest.trim_end().strip_suffix("; waiting")?;
+    (!name.is_empty() && !name.contains(' ') && !err.is_empty()).then(|| (namespace, name, err, klog_time(header, now)))
+}
+
 /// The text after a klog header, with the header's severity.
 fn klog_body(line: &str) -> Option<(char, &str, &str)> {
     let line = strip_journal(line.trim_start());

@@ -310,6 +310,32 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
         });
         return Use::Read;
     }
+    if let Some((namespace, name, err, time)) = klog::parse_unable_to_schedule(line, now) {
+        flush(st.pending, now, st.out);
+        let mut record = RawEvent {
+            reason: Some("FailedScheduling"),
+            type_: Some("Warning"),
+            note: Some(err),
+            namespace: Some(namespace).filter(|n| !n.is_empty()),
+            regarding: ObjectReference {
+                kind: Some("Pod".to_owned()),
+                namespace: Some(namespace.to_owned()).filter(|n| !n.is_empty()),
+                name: Some(name.to_owned()),
+                ..ObjectReference::default()
+            },
+            first: [time, None, None],
+            last: [time, None, None],
+            approximate_time: time.is_some(),
+            inferred_reason: true,
+            ..RawEvent::default()
+        }
+        .into_record();
+        if let Err(at) = record.flags.binary_search(&Flag::FromLog) {
+            record.flags.insert(at, Flag::FromLog);
+        }
+        st.out.push(Ok(record));
+        return Use::Read;
+    }
     if let Some(logged) = klog::parse_structured(line, now) {
         flush(st.pending, now, st.out);
         return match structured_record(&logged, now) {
