@@ -380,11 +380,43 @@ impl<'a> Row<'a> {
         })
     }
 
+    /// `kubectl describe` before 1.5 without its header: `FirstSeen LastSeen Count From
+    /// [SubobjectPath] Type Reason Message`, FROM as `{component host}`; the reason may be
+    /// followed by its message after one space (the tabwriter's padding lost in a paste).
+    fn describe_v1_3(line: &'a str, cells: &[(usize, &'a str)]) -> Option<Row<'a>> {
+        let text = |i: usize| cells.get(i).map(|(_, t)| *t);
+        let first_seen = text(0).and_then(parse_age)?;
+        let age = text(1).and_then(parse_age)?;
+        let count = text(2)?.parse::<i32>().ok()?;
+        let from = text(3).filter(|f| f.starts_with('{') && f.ends_with('}'))?;
+        let mut i = 4;
+        let subobject = text(i).filter(|t| t.starts_with("spec.") || t.starts_with("status."));
+        i += usize::from(subobject.is_some());
+        let type_ = text(i).filter(|t| is_type(t))?;
+        let (start, cell) = *cells.get(i + 1)?;
+        let (reason, message) = match cell.split_once(' ') {
+            Some((reason, _)) if cells.len() == i + 2 => (reason, line.get(start + reason.len() + 1..)?.trim()),
+            _ => (cell, cells.get(i + 2).and_then(|(at, _)| line.get(*at..)).unwrap_or_default().trim_end()),
+        };
+        is_reason(reason).then_some(())?;
+        Some(Row {
+            age: Some(age),
+            first_seen: Some(first_seen),
+            count: Some(count),
+            from: Some(from),
+            subobject,
+            type_: Some(type_),
+            reason,
+            message,
+            ..Row::default()
+        })
+    }
+
     /// Without a header: `[NAMESPACE] [LAST SEEN] [TYPE] REASON (OBJECT | [AGE] FROM) MESSAGE`.
     fn by_shape(line: &'a str, cells: &[(usize, &'a str)]) -> Option<Row<'a>> {
         let text = |i: usize| cells.get(i).map(|(_, t)| *t);
         let mut row = Row::default();
-        if let Some(old) = Row::old_layout(line, cells) {
+        if let Some(old) = Row::old_layout(line, cells).or_else(|| Row::describe_v1_3(line, cells)) {
             return Some(old);
         }
         let mut i = 0;
@@ -506,6 +538,15 @@ mod tests {
             (Some("postgresql-1-t199e"), Some("Pod"), Some("{kubelet node238.localnet.net}"))
         );
         assert_eq!(row.message, "Started container with docker id a8acbe218e6b");
+        // kubectl describe v1.3 without its header (kubernetes/kubernetes#31768).
+        let row = Row::parse("  4m        2m      2   {kubelet gke-pool-2a5b702b-hfyh}           Warning     FailedMount Unable to mount volumes for pod \"x\": timeout", None).unwrap();
+        assert_eq!(
+            (row.reason, row.count, row.from),
+            ("FailedMount", Some(2), Some("{kubelet gke-pool-2a5b702b-hfyh}"))
+        );
+        assert_eq!(row.message, "Unable to mount volumes for pod \"x\": timeout");
+        let row = Row::parse("  4m        2m      2   {kubelet gke-pool-2a5b702b-hfyh}           Warning     FailedSync  Error syncing pod, skipping: timeout", None).unwrap();
+        assert_eq!((row.reason, row.message), ("FailedSync", "Error syncing pod, skipping: timeout"));
         // The first column of other tables is no reason (kubernetes/kubectl#167, `get all -A`).
         assert_eq!(
             Row::parse("default       service/kubernetes   ClusterIP   10.96.0.1   <none>   443/TCP   5d", None),
