@@ -735,3 +735,21 @@ fn the_old_schedulers_unable_to_schedule_line_is_its_fit_error() {
     );
     assert!(record.has_flag(gpu_events_core::Flag::FromLog) && record.has_flag(gpu_events_core::Flag::ApproximateTime));
 }
+
+#[test]
+fn a_described_event_is_that_event() {
+    // sapcc/helm-charts#548 (a new user's paste): `kubectl describe event`.
+    let text = "Name:             resource-test-bdfcd9f5-g8jq5.157e0a42f7ead471\nNamespace:        default\nLabels:           <none>\nAPI Version:      v1\nCount:            12\nFirst Timestamp:  2019-01-28T14:43:24Z\nInvolved Object:\n  API Version:       v1\n  Kind:              Pod\n  Name:              resource-test-bdfcd9f5-g8jq5\n  Namespace:         default\nKind:                Event\nLast Timestamp:      2019-01-28T14:45:34Z\nMessage:             No nodes are available that match all of the predicates: Insufficient cpu (19), Insufficient memory (19), PodToleratesNodeTaints (10).\nReason:              FailedScheduling\nSource:\n  Component:  default-scheduler\nType:         Warning\nEvents:       <none>\n";
+    let (records, reported) = read(text);
+    let [record] = records.as_slice() else { panic!("{records:?} {reported:?}") };
+    assert_eq!((record.reason.as_str(), record.count), ("FailedScheduling", 12));
+    assert_eq!(
+        (record.regarding.kind.as_deref(), record.regarding.name.as_deref(), record.regarding.namespace.as_deref()),
+        (Some("Pod"), Some("resource-test-bdfcd9f5-g8jq5"), Some("default"))
+    );
+    assert_eq!(record.reporting_controller.as_deref(), Some("default-scheduler"));
+    assert_eq!(record.first_timestamp.map(|t| t.to_rfc3339()), Some("2019-01-28T14:43:24+00:00".to_owned()));
+    assert_eq!(record.last_timestamp.map(|t| t.to_rfc3339()), Some("2019-01-28T14:45:34+00:00".to_owned()));
+    assert!(!record.has_flag(gpu_events_core::Flag::FromStatus));
+    assert_eq!(record.event_name.as_deref(), Some("resource-test-bdfcd9f5-g8jq5.157e0a42f7ead471"));
+}

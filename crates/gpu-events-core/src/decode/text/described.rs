@@ -7,6 +7,21 @@ use chrono::{DateTime, Utc};
 use crate::EventRecord;
 use crate::decode::pod::{ContainerState, PodStatus, START_FAILURES};
 
+/// What `kubectl describe event` prints of an Event beside its `Reason:` and `Message:`
+/// (kubectl's generic describer: the object's fields as `Capitalized Keys:`).
+#[derive(Clone, Debug, Default)]
+struct DescribedEvent {
+    count: Option<i32>,
+    first: Option<DateTime<Utc>>,
+    last: Option<DateTime<Utc>>,
+    type_: Option<String>,
+    involved: crate::ObjectReference,
+    component: Option<String>,
+    host: Option<String>,
+    /// Inside `Involved Object:` (`Some(true)`) or `Source:` (`Some(false)`).
+    block: Option<bool>,
+}
+
 /// Which of [`Described`]'s container states a `Reason:` was kept in.
 #[derive(Clone, Copy, Debug)]
 enum Kept {
@@ -49,6 +64,8 @@ pub(super) struct Described {
     in_capacity: Option<bool>,
     /// Accelerator counts read from those blocks: (resource, capacity, allocatable).
     accelerators: Vec<(String, Option<u64>, Option<u64>)>,
+    /// The fields of a `kubectl describe event` (its `Kind: Event`).
+    event: DescribedEvent,
     /// Named only by a command typed above (no `Name:` field read since): what follows may be
     /// another command's output (`describe node X | egrep ...`, then a Pod's events).
     pub(super) typed_only: bool,
@@ -86,6 +103,19 @@ impl Described {
         self.containers = None;
         self.container = None;
         self.in_state = false;
+        self.event.block = match key {
+            "Involved Object" | "Regarding" => Some(true),
+            "Source" => Some(false),
+            _ => None,
+        };
+        let time = |v: &str| DateTime::parse_from_rfc3339(v).ok().map(|t| t.to_utc());
+        match key {
+            "Count" => self.event.count = value.trim().parse().ok(),
+            "First Timestamp" => self.event.first = time(value.trim()),
+            "Last Timestamp" => self.event.last = time(value.trim()),
+            "Type" => self.event.type_ = Some(value.trim().to_owned()).filter(|t| !t.is_empty()),
+            _ => {}
+        }
         self.in_capacity = match key {
             "Capacity" => Some(true),
             "Allocatable" => Some(false),
@@ -130,6 +160,19 @@ impl Described {
     /// `Reason:`.
     fn learn_container(&mut self, line: &str, key: &str, value: &str) {
         let indent = line.len() - line.trim_start().len();
+        if let Some(involved) = self.event.block {
+            let value = Some(value.to_owned()).filter(|v| !v.is_empty());
+            match (involved, key.trim()) {
+                (true, "Kind") => self.event.involved.kind = value,
+                (true, "Name") => self.event.involved.name = value,
+                (true, "Namespace") => self.event.involved.namespace = value,
+                (true, "Field Path") => self.event.involved.field_path = value,
+                (false, "Component") => self.event.component = value,
+                (false, "Host") => self.event.host = value,
+                _ => {}
+            }
+            return;
+        }
         if let Some(capacity) = self.in_capacity {
             let resource = key.trim();
             // `nvidia.com/gpu:  7       <=== here`: the count is the first word.
@@ -402,7 +445,36 @@ fn node_record(described: &Described, now: DateTime<Utc>) -> Option<EventRecord>
     )
 }
 
-pub(super) fn status_record(described: &Described, now: DateTime<Utc>) -> impl Iterator<Item = EventRecord> + use<> {
+/// The Event a `kubectl describe event` section shows.
+fn event_record(described: &Described) -> Option<EventRecord> {
+    let event = &described.event;
+    let mut regarding = event.involved.clone();
+    if regarding.kind.as_deref().is_some_and(crate::record::kinds::is_cluster_scoped) {
+        regarding.namespace = None;
+    }
+    Some(
+        crate::record::RawEvent {
+            reason: Some(described.status_reason.as_deref()?),
+            type_: event.type_.as_deref(),
+            note: described.status_message.as_deref(),
+            namespace: described.namespace.as_deref(),
+            regarding,
+            reporting_controller: event.component.as_deref(),
+            reporting_instance: event.host.as_deref(),
+            count: event.count,
+            first: [event.first.or(event.last), None, None],
+            last: [event.last.or(event.first), None, None],
+            name: described.name.as_deref(),
+            ..crate::record::RawEvent::default()
+        }
+        .into_record(),
+    )
+}
+
+pub(super) fn status_record(described: &Described, now: DateTime<Utc>) -> std::vec::IntoIter<EventRecord> {
+    if described.kind.as_deref() == Some("Event") {
+        return event_record(described).into_iter().collect::<Vec<_>>().into_iter();
+    }
     let node = node_record(described, now);
     PodStatus {
         kind: described.kind.clone(),
@@ -421,6 +493,8 @@ pub(super) fn status_record(described: &Described, now: DateTime<Utc>) -> impl I
     }
     .records()
     .chain(node)
+    .collect::<Vec<_>>()
+    .into_iter()
 }
 
 #[cfg(test)]
