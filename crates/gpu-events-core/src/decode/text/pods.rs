@@ -105,9 +105,13 @@ pub(super) fn row(line: &str, namespaced: bool) -> Option<ListedPod> {
     let restarts_ok = restarts.split_whitespace().next().is_some_and(|r| r.bytes().all(|c| c.is_ascii_digit()));
     let status = texts.get(offset + 2)?;
     let ready = texts.get(offset + 1)?;
-    (is_ready(ready) && restarts_ok && !name.contains(' ')).then(|| ListedPod {
+    // A STATUS is a word (`Running`, `Init:0/1`, `CrashLoopBackOff`); a Pod's name has no
+    // `kind/` but `pod/` (`get all` lists `deployment.apps/x  0/1  1  0` in the same columns).
+    let status_ok = status.starts_with(|c: char| c.is_ascii_alphabetic());
+    let name = name.strip_prefix("pod/").unwrap_or(name);
+    (is_ready(ready) && restarts_ok && status_ok && !name.contains([' ', '/'])).then(|| ListedPod {
         namespace: namespaced.then(|| texts[0].to_owned()),
-        name: (*name).to_owned(),
+        name: name.to_owned(),
         status: (*status).to_owned(),
         ready: ready.split_once('/').is_some_and(|(a, b)| a == b),
     })
@@ -129,6 +133,9 @@ mod tests {
             Some("ml")
         );
         assert_eq!(row("  Warning  FailedScheduling  10s  default-scheduler  0/1 nodes are available", false), None);
+        // llm-d/llm-d-inference-sim#45 (a helper's paste): a Deployment row of `get all`.
+        assert!(row("deployment.apps/vllm-standalone-3b   0/1     1            0           20m", false).is_none());
+        assert_eq!(row("pod/vllm-0   0/1     Pending   0          20m", false).unwrap().name, "vllm-0");
     }
 
     #[test]
