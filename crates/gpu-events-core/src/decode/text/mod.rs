@@ -312,27 +312,8 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
     }
     if let Some((namespace, name, err, time)) = klog::parse_unable_to_schedule(line, now) {
         flush(st.pending, now, st.out);
-        let mut record = RawEvent {
-            reason: Some("FailedScheduling"),
-            type_: Some("Warning"),
-            note: Some(err),
-            namespace: Some(namespace).filter(|n| !n.is_empty()),
-            regarding: ObjectReference {
-                kind: Some("Pod".to_owned()),
-                namespace: Some(namespace.to_owned()).filter(|n| !n.is_empty()),
-                name: Some(name.to_owned()),
-                ..ObjectReference::default()
-            },
-            first: [time, None, None],
-            last: [time, None, None],
-            approximate_time: time.is_some(),
-            inferred_reason: true,
-            ..RawEvent::default()
-        }
-        .into_record();
-        if let Err(at) = record.flags.binary_search(&Flag::FromLog) {
-            record.flags.insert(at, Flag::FromLog);
-        }
+        let mut record = logged_pod_event("FailedScheduling", err, namespace, name);
+        mark_logged(&mut record, time);
         st.out.push(Ok(record));
         return Use::Read;
     }
@@ -496,21 +477,7 @@ fn sync_failure_record(logged: &klog::Structured<'_>, pod: &str, now: DateTime<U
         "CreatePodSandboxError" => {
             // `Failed to create sandbox for pod "P": <CRI error>`: the event gives the CRI error.
             let cri = message.split_once("\": ").map_or(message.as_str(), |(_, cri)| cri);
-            RawEvent {
-                reason: Some("FailedCreatePodSandBox"),
-                type_: Some("Warning"),
-                note: Some(&format!("Failed to create pod sandbox: {cri}")),
-                namespace: Some(namespace).filter(|n| !n.is_empty()),
-                regarding: ObjectReference {
-                    kind: Some("Pod".to_owned()),
-                    namespace: Some(namespace.to_owned()).filter(|n| !n.is_empty()),
-                    name: Some(name.to_owned()),
-                    ..ObjectReference::default()
-                },
-                inferred_reason: true,
-                ..RawEvent::default()
-            }
-            .into_record()
+            logged_pod_event("FailedCreatePodSandBox", &format!("Failed to create pod sandbox: {cri}"), namespace, name)
         }
         "RunContainerError" | "CreateContainerError" | "CreateContainerConfigError" => crate::decode::pod::PodStatus {
             kind: Some("Pod".to_owned()),
@@ -527,17 +494,44 @@ fn sync_failure_record(logged: &klog::Structured<'_>, pod: &str, now: DateTime<U
         .record()?,
         _ => return None,
     };
-    if let Err(at) = record.flags.binary_search(&Flag::FromLog) {
-        record.flags.insert(at, Flag::FromLog);
-    }
-    if logged.time.is_some() {
-        if let Err(at) = record.flags.binary_search(&Flag::ApproximateTime) {
-            record.flags.insert(at, Flag::ApproximateTime);
-        }
-        record.first_timestamp = logged.time;
-        record.last_timestamp = logged.time;
-    }
+    mark_logged(&mut record, logged.time);
     Some(record)
+}
+
+/// A Pod's event whose reason the log message names (flag `inferredReason`).
+fn logged_pod_event(reason: &str, note: &str, namespace: &str, name: &str) -> EventRecord {
+    let namespace = Some(namespace).filter(|n| !n.is_empty());
+    RawEvent {
+        reason: Some(reason),
+        type_: Some("Warning"),
+        note: Some(note),
+        namespace,
+        regarding: ObjectReference {
+            kind: Some("Pod".to_owned()),
+            namespace: namespace.map(str::to_owned),
+            name: Some(name.to_owned()),
+            ..ObjectReference::default()
+        },
+        inferred_reason: true,
+        ..RawEvent::default()
+    }
+    .into_record()
+}
+
+/// Flag a record read from a log line `fromLog`, timed by its klog header when it has one
+/// (`approximateTime`: klog headers have no year).
+fn mark_logged(record: &mut EventRecord, time: Option<DateTime<Utc>>) {
+    let mut flag = |flag: Flag| {
+        if let Err(at) = record.flags.binary_search(&flag) {
+            record.flags.insert(at, flag);
+        }
+    };
+    flag(Flag::FromLog);
+    if time.is_some() {
+        flag(Flag::ApproximateTime);
+        record.first_timestamp = time;
+        record.last_timestamp = time;
+    }
 }
 
 /// The event a structured klog line stands for: kubelet logs an error it also records as an
@@ -583,18 +577,7 @@ fn structured_record(logged: &klog::Structured<'_>, now: DateTime<Utc>) -> Optio
             bare::record(&note, &regarding)?
         }
     };
-    let mut flag = |flag: Flag| {
-        if let Err(at) = record.flags.binary_search(&flag) {
-            record.flags.insert(at, flag);
-        }
-    };
-    flag(Flag::FromLog);
-    if logged.time.is_some() {
-        // klog headers have no year.
-        flag(Flag::ApproximateTime);
-        record.first_timestamp = logged.time;
-        record.last_timestamp = logged.time;
-    }
+    mark_logged(&mut record, logged.time);
     Some(record)
 }
 
