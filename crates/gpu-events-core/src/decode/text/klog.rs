@@ -274,6 +274,10 @@ pub(crate) fn parse_unable_to_schedule(
     line: &str,
     now: DateTime<Utc>,
 ) -> Option<(&str, &str, &str, Option<DateTime<Utc>>)> {
+    // Every text line comes here: a substring test before the header is parsed.
+    if !line.contains(": no fit: ") {
+        return None;
+    }
     let (_, header, body) = klog_body(line)?;
     let rest = body.strip_prefix("Unable to schedule ")?;
     let (pod, rest) = rest.split_once(": no fit: ")?;

@@ -116,8 +116,12 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
     let mut previous = "";
     let cut = cut_width(input);
     let mut index = 0;
+    // The folds are in line order: the next one is the only one the loop can reach.
+    let mut folds = folds.iter().peekable();
     while index < lines.len() {
-        let (line, span) = match folds.iter().find(|(first, ..)| *first == index) {
+        // A fold a console pair read over (two lines at once) is passed.
+        while folds.next_if(|(first, ..)| *first < index).is_some() {}
+        let (line, span) = match folds.next_if(|(first, ..)| *first == index) {
             Some((_, span, joined)) => (joined.as_str(), *span),
             None => (lines[index], 1),
         };
