@@ -222,6 +222,10 @@ struct Tally {
     objects_right: usize,
     /// Expected objects no diagnosis was made for (the object was not told apart, or not seen as stuck).
     objects_missed: usize,
+    /// Of those, objects whose expected cause was diagnosed on another object (a naming miss).
+    cause_elsewhere: usize,
+    /// Of those, objects of texts nothing was read from (no record at all).
+    nothing_read: usize,
     wrong_high: usize,
 }
 
@@ -298,6 +302,8 @@ fn measure(text: &Text, now: DateTime<Utc>, tally: &mut Tally, misses: &mut Stri
         } else {
             if candidates.is_empty() {
                 tally.objects_missed += 1;
+                tally.cause_elsewhere += usize::from(diagnoses.iter().any(|d| cause_of(d) == want));
+                tally.nothing_read += usize::from(records.is_empty());
             }
             let mut got: Vec<String> =
                 candidates.iter().map(|d| format!("{} {} ({:?})", phase_of(d), cause_of(d), d.confidence)).collect();
@@ -338,12 +344,12 @@ fn percent(part: usize, whole: usize) -> String {
 
 fn report(tallies: &BTreeMap<String, Tally>) -> String {
     let mut out = String::new();
-    out.push_str("| split | texts | fully right | events | read right | lost (silently) | invented | objects | diagnosed right | no diagnosis | wrong cause, High |\n");
+    out.push_str("| split | texts | fully right | events | read right | lost (silently) | invented | objects | diagnosed right | no diagnosis (nothing read; cause on another object) | wrong cause, High |\n");
     out.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (split, t) in tallies {
         let _ = writeln!(
             out,
-            "| {split} | {} | {} ({}) | {} | {} ({}) | {} ({}) | {} | {} | {} ({}) | {} | {} |",
+            "| {split} | {} | {} ({}) | {} | {} ({}) | {} ({}) | {} | {} | {} ({}) | {} ({}; {}) | {} |",
             t.texts,
             t.texts_right,
             percent(t.texts_right, t.texts),
@@ -357,6 +363,8 @@ fn report(tallies: &BTreeMap<String, Tally>) -> String {
             t.objects_right,
             percent(t.objects_right, t.objects),
             t.objects_missed,
+            t.nothing_read,
+            t.cause_elsewhere,
             t.wrong_high
         );
     }
