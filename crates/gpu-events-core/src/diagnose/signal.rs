@@ -46,6 +46,18 @@ pub(super) fn read(record: &EventRecord) -> Signal {
         return container_status(record.reason.as_str(), in_init_container(record), &record.note);
     }
     let Some(reason) = record.reason.reason() else {
+        // A GPU component's log line read as evidence (`decode/text/evidence.rs`): its cause,
+        // at most Medium (read from a log's words, not a typed detail).
+        if record.has_flag(crate::record::Flag::FromLog)
+            && let Some(signature) = crate::decode::evidence::by_reason(record.reason.as_str())
+        {
+            return Signal {
+                phase: signature.phase,
+                cause: Some((signature.cause, Medium)),
+                summary: false,
+                also: None,
+            };
+        }
         // Uncatalogued reasons of GPU health monitors (vendor node-problem-detector rules, DCGM
         // or device-plugin health events) that report an NVIDIA Xid.
         if mentions_xid(record.reason.as_str()) || mentions_xid(&record.note) {

@@ -251,6 +251,8 @@ pub(crate) struct Structured<'a> {
     pub(crate) message: String,
     /// The `key=value` pairs after it.
     pub(crate) fields: Vec<(&'a str, String)>,
+    /// The time's year was inferred (a klog header has none).
+    pub(crate) approximate: bool,
 }
 
 impl Structured<'_> {
@@ -284,6 +286,15 @@ pub(crate) fn parse_unable_to_schedule(
     let (namespace, name) = pod.split_once('/')?;
     let err = rest.trim_end().strip_suffix("; waiting")?;
     (!name.is_empty() && !name.contains(' ') && !err.is_empty()).then(|| (namespace, name, err, klog_time(header, now)))
+}
+
+/// A log line's time (from its klog header; the year inferred) and its message: the line
+/// without any journald prefix and klog header (the whole line when it has neither).
+pub(crate) fn message_of(line: &str, now: DateTime<Utc>) -> (Option<DateTime<Utc>>, &str) {
+    match klog_body(line) {
+        Some((_, header, body)) => (klog_time(header, now), body),
+        None => (None, strip_journal(line.trim_start())),
+    }
 }
 
 /// The text after a klog header, with the header's severity.
@@ -324,7 +335,32 @@ pub(crate) fn parse_structured(line: &str, now: DateTime<Utc>) -> Option<Structu
     }
     let end = (i + 2).min(body.len());
     let message = go_unquote(&body[..end])?;
-    Some(Structured { severity, time: klog_time(header, now), message, fields: logfmt(&body[end..]) })
+    Some(Structured {
+        severity,
+        time: klog_time(header, now),
+        message,
+        fields: logfmt(&body[end..]),
+        approximate: true,
+    })
+}
+
+/// Parse a logrus logfmt line, as containerd and CRI-O write them (`time="2026-02-19T13:45:49+01:00"
+/// level=error msg="..." error="..."`), after any journald prefix; `None` when it is not one.
+pub(crate) fn parse_logfmt(line: &str) -> Option<Structured<'_>> {
+    let body = strip_journal(line.trim_start());
+    if !body.starts_with("time=") {
+        return None;
+    }
+    let fields = logfmt(body);
+    let field = |key: &str| fields.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
+    let message = field("msg")?.to_owned();
+    let time = field("time").and_then(|t| DateTime::parse_from_rfc3339(t).ok()).map(|t| t.with_timezone(&Utc));
+    let severity = match field("level") {
+        Some("error" | "fatal" | "panic") => 'E',
+        Some("warning" | "warn") => 'W',
+        _ => 'I',
+    };
+    Some(Structured { severity, time, message, fields, approximate: false })
 }
 
 /// `key="quoted value" key=bare` pairs; quoted values use Go escapes.

@@ -16,6 +16,7 @@ mod age;
 mod bare;
 mod columns;
 mod described;
+pub(crate) mod evidence;
 mod klog;
 mod pods;
 mod row;
@@ -160,6 +161,7 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
     flush(&mut pending, now, &mut out);
     out.extend(status_record(&described, now).map(Ok));
     name_from_notes(&mut out);
+    name_echoes(&mut out);
     // Unnamed events beside a `get pods` table are about the one Pod it lists, or else the one
     // it lists stuck (not ready, not done) among Pods that run.
     let stuck: Vec<pods::ListedPod> = listed.iter().filter(|p| p.stuck()).cloned().collect();
@@ -321,14 +323,20 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
         st.out.push(Ok(record));
         return Use::Read;
     }
-    if let Some(logged) = klog::parse_structured(line, now) {
+    if let Some(logged) = klog::parse_structured(line, now).or_else(|| klog::parse_logfmt(line)) {
         flush(st.pending, now, st.out);
         return match structured_record(&logged, now) {
             Some(record) => {
                 st.out.push(Ok(record));
                 Use::Read
             }
-            None => Use::NotEvents(LOG_LINE),
+            None => match evidence::record(line, now) {
+                Some(record) => {
+                    st.out.push(Ok(record));
+                    Use::Read
+                }
+                None => Use::NotEvents(LOG_LINE),
+            },
         };
     }
     if let Some(found) = Header::parse(line) {
@@ -440,7 +448,17 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
             if line.starts_with("Name:") {
                 st.out.extend(status_record(st.described, now).map(Ok));
             }
-            if st.described.learn(line) { Use::Read } else { Use::Unused }
+            if st.described.learn(line) {
+                return Use::Read;
+            }
+            // A GPU component's own log line that is evidence of a cause.
+            match evidence::record(line, now) {
+                Some(record) => {
+                    st.out.push(Ok(record));
+                    Use::Read
+                }
+                None => Use::Unused,
+            }
         }
     }
 }
@@ -522,6 +540,63 @@ fn logged_pod_event(reason: &str, note: &str, namespace: &str, name: &str) -> Ev
     .into_record()
 }
 
+/// The CRI calls whose failure the kubelet logs with the runtime's error and records as the
+/// Pod's event, with the event's reason and the words its note puts before that error: the
+/// kubelet's `klog.ErrorS(err, "RunPodSandbox from runtime service failed")` and its
+/// neighbours (pkg/kubelet/cri/remote/remote_runtime.go, kuberuntime_sandbox.go,
+/// kuberuntime_manager.go, v1.20-v1.35; the events `FailedCreatePodSandBox` "Failed to create
+/// pod sandbox: %v" and `Failed` "Error: %v"), and containerd's own `RunPodSandbox for
+/// &PodSandboxMetadata{Name:P,...,Namespace:NS,...} failed, error` (its CRI server's
+/// sandbox_run.go, logrus `error=` field).
+const RUNTIME_FAILURES: &[(&str, &str, &str)] = &[
+    ("RunPodSandbox from runtime service failed", "FailedCreatePodSandBox", "Failed to create pod sandbox: "),
+    ("CreatePodSandbox for pod failed", "FailedCreatePodSandBox", "Failed to create pod sandbox: "),
+    ("Failed to create sandbox for pod", "FailedCreatePodSandBox", "Failed to create pod sandbox: "),
+    ("RunPodSandbox for &PodSandboxMetadata{", "FailedCreatePodSandBox", "Failed to create pod sandbox: "),
+    ("CreateContainer in sandbox from runtime service failed", "Failed", "Error: "),
+    ("StartContainer from runtime service failed", "Failed", "Error: "),
+];
+
+/// The Pod event a logged CRI failure stands for (see [`RUNTIME_FAILURES`]), about the Pod the
+/// line names (`pod="NS/P"`, or containerd's sandbox metadata), else the paste's unnamed Pod.
+fn runtime_failure_record(logged: &klog::Structured<'_>) -> Option<EventRecord> {
+    let (message, reason, lead) = RUNTIME_FAILURES.iter().find(|(m, ..)| logged.message.starts_with(m))?;
+    let err = logged.field("err").or_else(|| logged.field("error"))?;
+    let from_metadata = |key: &str| {
+        let (_, after) = logged.message.split_once(&format!("{key}:"))?;
+        after.split([',', '}']).next().filter(|v| !v.is_empty()).map(str::to_owned)
+    };
+    let (namespace, name) = match logged.field("pod") {
+        Some(pod) => match pod.split_once('/') {
+            Some((namespace, name)) => (Some(namespace.to_owned()), Some(name.to_owned())),
+            None => (None, Some(pod.to_owned())),
+        },
+        None if message.ends_with('{') => (from_metadata("Namespace"), from_metadata("Name")),
+        None => (None, None),
+    };
+    let note = format!("{lead}{err}");
+    let mut record = RawEvent {
+        reason: Some(reason),
+        type_: Some("Warning"),
+        note: Some(&note),
+        namespace: namespace.as_deref().filter(|n| !n.is_empty()),
+        regarding: ObjectReference {
+            kind: Some("Pod".to_owned()),
+            namespace: namespace.clone().filter(|n| !n.is_empty()),
+            name: name.filter(|n| !n.is_empty()),
+            ..ObjectReference::default()
+        },
+        inferred_reason: true,
+        ..RawEvent::default()
+    }
+    .into_record();
+    mark_logged(&mut record, logged.time);
+    if !logged.approximate {
+        record.flags.retain(|f| *f != Flag::ApproximateTime);
+    }
+    Some(record)
+}
+
 /// Flag a record read from a log line `fromLog`, timed by its klog header when it has one
 /// (`approximateTime`: klog headers have no year).
 fn mark_logged(record: &mut EventRecord, time: Option<DateTime<Utc>>) {
@@ -545,6 +620,9 @@ fn mark_logged(record: &mut EventRecord, time: Option<DateTime<Utc>>) {
 /// that names a `pod="namespace/name"` is that event's note when a reason's grammar reads it
 /// (flag `inferredReason`). Any other log line is no event.
 fn structured_record(logged: &klog::Structured<'_>, now: DateTime<Utc>) -> Option<EventRecord> {
+    if let Some(record) = runtime_failure_record(logged) {
+        return Some(record);
+    }
     let pod = logged.field("pod")?;
     if logged.message == SYNC_FAILED {
         return sync_failure_record(logged, pod, now);
@@ -856,6 +934,30 @@ fn name_from_notes(out: &mut [Result<EventRecord, DecodeError>]) {
         record.regarding.kind = Some("Pod".to_owned());
         record.regarding.name = Some(pod.clone());
         record.regarding.namespace.clone_from(namespace);
+    }
+}
+
+/// One failure logged twice, once with its Pod (containerd's line names the sandbox's Pod, the
+/// kubelet's beside it does not): an unnamed log record whose reason and note a named record
+/// has is about that record's object.
+fn name_echoes(out: &mut [Result<EventRecord, DecodeError>]) {
+    let named: Vec<(crate::ReasonName, String, ObjectReference)> = out
+        .iter()
+        .filter_map(|r| r.as_ref().ok())
+        .filter(|r| r.regarding.name.is_some())
+        .map(|r| (r.reason.clone(), r.note.clone(), r.regarding.clone()))
+        .collect();
+    if named.is_empty() {
+        return;
+    }
+    for record in out.iter_mut().filter_map(|r| r.as_mut().ok()) {
+        if record.regarding.name.is_none()
+            && record.has_flag(Flag::FromLog)
+            && let Some((.., regarding)) =
+                named.iter().find(|(reason, note, _)| *reason == record.reason && *note == record.note)
+        {
+            record.regarding = regarding.clone();
+        }
     }
 }
 
