@@ -904,9 +904,15 @@ fn a_claim_nominated_again_and_again_never_became_ready() {
 
 #[test]
 fn a_plugin_that_answers_with_its_own_error_is_not_high_on_unavailable() {
-    // corpus 116 (Volcano gpushare plugin): the plugin answered; its words are the evidence.
+    // corpus 116 (Volcano gpushare plugin): the plugin answered; its words are the evidence. Its
+    // Allocate refused the devices chosen for the Pod: an allocation that failed.
     let text = "  Warning  UnexpectedAdmissionError  1m  kubelet  Allocate failed due to rpc error: code = Unknown desc = failed to find gpu id, which is unexpected\n";
-    assert_eq!(single(text), (Phase::Failed, Cause::DevicePluginUnavailable, Confidence::Medium));
+    assert_eq!(single(text), (Phase::Failed, Cause::GpuAllocationFailed, Confidence::Medium));
+    let diagnosis = &diagnose(&records(text))[0];
+    assert_eq!(diagnosis.also_possible.first().map(|a| a.cause), Some(Cause::DevicePluginUnavailable));
+    // GetPreferredAllocation's error is the plugin's own state (corpus 259).
+    let preferred = "  Warning  UnexpectedAdmissionError  1m  kubelet  Allocate failed due to device plugin GetPreferredAllocation rpc failed with err: rpc error: code = Unknown desc = Unable to retrieve list of available devices: error creating nvml.Device 5: nvml: Insufficient Permissions, which is unexpected\n";
+    assert_eq!(single(preferred), (Phase::Failed, Cause::DevicePluginUnavailable, Confidence::Medium));
     let down = "  Warning  UnexpectedAdmissionError  1m  kubelet  Allocate failed due to rpc error: code = Unavailable desc = connection error: desc = \"transport: Error while dialing dial unix /var/lib/kubelet/device-plugins/nvidia.sock: connect: connection refused\", which is unexpected\n";
     assert_eq!(single(down), (Phase::Failed, Cause::DevicePluginUnavailable, Confidence::High));
 }
@@ -1232,4 +1238,48 @@ fn a_runtime_error_quoted_alone_is_its_containers_message() {
     let [d] = diagnoses.as_slice() else { panic!("{diagnoses:#?}") };
     assert_eq!(d.object.name.as_deref(), Some("gpu-deployment-64f6b8cb49-vsr82"));
     assert_eq!(d.cause, Cause::CdiDeviceUnresolvable);
+}
+
+#[test]
+fn a_node_whose_plugin_found_no_gpu_explains_the_pod_that_waits_for_one() {
+    // Rule 20 (diag28 review texts: device plugin logs pasted beside a Pending Pod).
+    let text = "  Warning  FailedScheduling  2m  default-scheduler  0/1 nodes are available: 1 Insufficient nvidia.com/gpu.\n\
+                \n\
+                I1106 09:17:18.873686       1 main.go:381] No devices found. Waiting indefinitely.\n";
+    let diagnoses = diagnose(&records(text));
+    let pod = diagnoses.iter().find(|d| d.kind().as_deref() == Some("Pod")).expect("a Pod diagnosis");
+    assert_eq!((pod.phase, pod.cause, pod.confidence), (Phase::Pending, Cause::DevicePluginMissing, Confidence::Medium));
+    assert_eq!(pod.also_possible.first().map(|a| a.cause), Some(Cause::InsufficientGpu));
+    assert!(pod.evidence.iter().any(|r| r.reason == "DevicePluginNoDevices"));
+    let node = diagnoses.iter().find(|d| d.kind().as_deref() == Some("Node")).expect("the node's own diagnosis");
+    assert_eq!(node.cause, Cause::DevicePluginMissing);
+    // The same unnamed node with an Xid too: its fault is its cause, and the Pod's.
+    let faulty = format!("{text}[ 12.3] NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen off the bus.\n");
+    let pod = diagnose(&records(&faulty)).into_iter().find(|d| d.kind().as_deref() == Some("Pod")).unwrap();
+    assert_eq!(pod.cause, Cause::DeviceFault);
+    // A Pod short of CPU is not waiting for a GPU: the node explains nothing of it.
+    let cpu = text.replace("Insufficient nvidia.com/gpu", "Insufficient cpu");
+    let pod = diagnose(&records(&cpu)).into_iter().find(|d| d.kind().as_deref() == Some("Pod")).unwrap();
+    assert_eq!(pod.cause, Cause::InsufficientResources);
+}
+
+#[test]
+fn a_logged_sandbox_failure_is_the_pods_own() {
+    // corpus 162 (Kata cold plug): containerd names the sandbox's Pod, the kubelet's line beside
+    // it does not; both are the one Pod's FailedCreatePodSandBox.
+    let text = "Feb 19 13:45:49 node-a containerd[14192]: time=\"2026-02-19T13:45:49.346103748+01:00\" level=error msg=\"RunPodSandbox for &PodSandboxMetadata{Name:cuda-vectoradd-kata,Uid:01cb,Namespace:default,Attempt:0,} failed, error\" error=\"rpc error: code = Unknown desc = failed to create containerd task: unresolvable CDI devices nvidia.com/pgpu=vfio1\"\n\
+                Feb 19 13:45:49 node-a kubelet[9136]: E0219 13:45:49.346352    9136 log.go:32] \"RunPodSandbox from runtime service failed\" err=\"rpc error: code = Unknown desc = failed to create containerd task: unresolvable CDI devices nvidia.com/pgpu=vfio1\"\n";
+    let records = records(text);
+    assert_eq!(records.len(), 2, "{records:#?}");
+    for record in &records {
+        assert_eq!(record.reason, "FailedCreatePodSandBox");
+        assert_eq!(record.regarding.name.as_deref(), Some("cuda-vectoradd-kata"));
+        assert_eq!(record.regarding.namespace.as_deref(), Some("default"));
+        assert!(record.note.starts_with("Failed to create pod sandbox: rpc error"), "{}", record.note);
+        assert!(record.has_flag(gpu_events_core::Flag::FromLog));
+    }
+    // containerd's time has its year: not approximate; klog's has none.
+    assert!(!records[0].has_flag(gpu_events_core::Flag::ApproximateTime));
+    assert!(records[1].has_flag(gpu_events_core::Flag::ApproximateTime));
+    assert_eq!(single(text).1, Cause::CdiDeviceUnresolvable);
 }

@@ -57,7 +57,10 @@
 //!     Karpenter's `would schedule against uninitialized nodeclaim` is `node-never-ready`
 //!     (corpus 137, 151).
 //! 13. An admission error in which the plugin answered with its own error (`code = Unknown
-//!     desc = ...`) is `device-plugin-unavailable` at Medium at most: the plugin is up (corpus 116).
+//!     desc = ...`) is at most Medium: the plugin is up. From its Allocate it refused the devices
+//!     the scheduler chose: `gpu-allocation-failed`, `device-plugin-unavailable` also possible
+//!     (corpus 116, 225, 256); from GetPreferredAllocation or in words the kubelet's forms do
+//!     not cover: `device-plugin-unavailable` (corpus 259).
 //! 14. A cause read only from messages quoted without their reason (flag `inferredReason`: an
 //!     issue title, a sentence that quotes a scheduler message) is at most Medium: the rest of
 //!     the object's events, which could contradict it, are not in the input.
@@ -81,6 +84,13 @@
 //!     (allocatable 0: `device-plugin-missing`); a Karpenter node that stays uninitialized
 //!     (`DisruptionBlocked: Node isn't initialized`) waits for its extended resources to register
 //!     (`device-plugin-missing`, Medium, `node-never-ready` also possible) (corpus 123, 226).
+//! 20. A node that serves no GPU (its device plugin found none or cannot load NVML, its driver
+//!     is not loaded, its allocatable is 0), serves them badly (the plugin's stream ended, it
+//!     failed) or reports a GPU fault explains the Pods of the same input that wait for a GPU
+//!     (their own cause `insufficient-gpu`, `device-plugin-missing` or `unknown`): they take the
+//!     node's cause at Medium, their own reading also possible. Only when one node (or unnamed
+//!     node evidence) says so: two nodes could be anyone's (the diag28 texts of a new user's
+//!     review: device plugin logs beside a Pending Pod).
 //!
 //! # FitErrors: which per-node reason is the cause
 //!
@@ -249,7 +259,49 @@ pub fn diagnose(records: &[EventRecord]) -> Vec<Diagnosis> {
     let mut diagnoses: Vec<Diagnosis> =
         by_object.into_iter().filter_map(|(object, records)| diagnose_object(object, &records)).collect();
     inherit_group_causes(&mut diagnoses);
+    explain_by_the_node(&mut diagnoses);
     diagnoses
+}
+
+/// Node causes that leave a Pod waiting for a GPU on that node (rule 20).
+const NODE_GPU_CAUSES: &[Cause] = &[
+    Cause::DevicePluginMissing,
+    Cause::NvidiaRuntimeMissing,
+    Cause::CudaDriverMismatch,
+    Cause::DevicePluginUnavailable,
+    Cause::DeviceFault,
+];
+
+/// Rule 20: the one node that serves no GPU, or serves them badly, explains the Pods waiting for
+/// one.
+fn explain_by_the_node(diagnoses: &mut [Diagnosis]) {
+    let nodes: Vec<Diagnosis> = diagnoses
+        .iter()
+        .filter(|d| d.kind().as_deref() == Some("Node") && NODE_GPU_CAUSES.contains(&d.cause))
+        .cloned()
+        .collect();
+    let [node] = nodes.as_slice() else { return };
+    for diagnosis in diagnoses.iter_mut() {
+        let waiting = matches!(diagnosis.cause, Cause::InsufficientGpu | Cause::DevicePluginMissing | Cause::Unknown)
+            && matches!(diagnosis.phase, Phase::Pending | Phase::ContainerCreating | Phase::Unknown);
+        if !waiting || diagnosis.cause == node.cause || !matches!(diagnosis.kind().as_deref(), Some("Pod") | None) {
+            continue;
+        }
+        if diagnosis.cause != Cause::Unknown {
+            let own = Alternative {
+                cause: diagnosis.cause,
+                confidence: diagnosis.confidence.min(Confidence::Medium),
+                evidence: diagnosis.evidence.iter().take(3).cloned().collect(),
+            };
+            diagnosis.also_possible.retain(|a| a.cause != node.cause && a.cause != own.cause);
+            diagnosis.also_possible.insert(0, own);
+        }
+        diagnosis.cause = node.cause;
+        diagnosis.confidence = node.confidence.min(Confidence::Medium);
+        let own = std::mem::take(&mut diagnosis.evidence);
+        diagnosis.evidence = node.evidence.iter().take(3).cloned().chain(own).collect();
+        diagnosis.next_steps.clone_from(&node.next_steps);
+    }
 }
 
 /// Kinds whose objects stand for a group of Pods that wait together (a gang, a job, a queued

@@ -457,9 +457,24 @@ fn kubelet_signal(reason: KubeletReason, record: &EventRecord, details: Option<&
         K::UnexpectedAdmissionError if names_device_fault(&record.note) => {
             cause(Phase::Failed, Cause::DeviceFault, High)
         }
-        // The plugin answered with an error of its own (`code = Unknown desc = ...`, a vendor
-        // plugin's words the kubelet's forms do not cover): it is up, and its words say more than
-        // "unavailable" can: no High on the plugin's state.
+        // The plugin's Allocate answered with an error of its own (`Allocate failed due to rpc
+        // error: code = Unknown desc = ...`: HAMi's `device number not matched`, gpushare's
+        // `failed to find gpu id`, a vGPU plugin's `remain 0`): it is up and refused the devices
+        // the scheduler chose for the Pod, an allocation that failed (corpus 116, 225, 256);
+        // the plugin's own state is the runner-up.
+        K::UnexpectedAdmissionError
+            if record.note.contains("code = Unknown desc")
+                && !record.note.contains("GetPreferredAllocation")
+                && record.note.starts_with("Allocate failed due to") =>
+        {
+            Signal {
+                also: Some(Cause::DevicePluginUnavailable),
+                ..cause(Phase::Failed, Cause::GpuAllocationFailed, Medium)
+            }
+        }
+        // The plugin answered with an error of its own elsewhere (GetPreferredAllocation, a
+        // vendor plugin's words the kubelet's forms do not cover): it is up, and its words say
+        // more than "unavailable" can: no High on the plugin's state.
         K::UnexpectedAdmissionError
             if record.note.contains("code = Unknown desc")
                 || matches!(details, Some(Details::Node(NodeDetails::UnexpectedAdmission(a))) if a.cause == crate::details::node::AllocationCause::Other) =>

@@ -12,8 +12,10 @@
 //! it has one (`approximateTime`), else untimed. Only lines no other reader took are looked at.
 //!
 //! A component's log line names no object: the record is about the paste's unnamed object of the
-//! signature's kind (the Pod that waits for the GPU, for what breaks a Pod's GPU; the Node, for a
-//! fault of the node's own), unless the line names one (Karpenter's `"NodeClaim":{"name":...}`).
+//! signature's kind (the Node, for what the node's device plugin, driver, kernel or kubelet
+//! reports; the Pod, for what a workload's own container prints or a Pod-level step reports),
+//! unless the line names one (Karpenter's `"NodeClaim":{"name":...}`). The diagnosis carries a
+//! node's cause to the Pods that wait for its GPUs (rule 20 of `diagnose`).
 
 use crate::diagnose::{Cause, Phase};
 use crate::record::RawEvent;
@@ -53,16 +55,16 @@ pub(crate) const SIGNATURES: &[Signature] = &[
             "Failed to initialize NVML: ERROR_LIBRARY_NOT_FOUND",
         ],
         reason: "NvmlNotFound",
-        kind: "Pod",
+        kind: "Node",
         cause: Cause::NvidiaRuntimeMissing,
-        phase: Some(Phase::Pending),
+        phase: None,
     },
     // NVML's NVML_ERROR_LIB_RM_VERSION_MISMATCH ("Driver/library version mismatch"): the kernel
     // module loaded is not the user-space driver's version (a driver upgraded without a reboot).
     Signature {
         needles: &["Driver/library version mismatch"],
         reason: "NvmlVersionMismatch",
-        kind: "Pod",
+        kind: "Node",
         cause: Cause::CudaDriverMismatch,
         phase: None,
     },
@@ -88,7 +90,7 @@ pub(crate) const SIGNATURES: &[Signature] = &[
             "Unable to load the kernel module 'nvidia.ko'",
         ],
         reason: "DriverNotLoaded",
-        kind: "Pod",
+        kind: "Node",
         cause: Cause::CudaDriverMismatch,
         phase: None,
     },
@@ -111,9 +113,9 @@ pub(crate) const SIGNATURES: &[Signature] = &[
     Signature {
         needles: &["No devices found. Waiting indefinitely", "no devices type found. waiting indefinitely"],
         reason: "DevicePluginNoDevices",
-        kind: "Pod",
+        kind: "Node",
         cause: Cause::DevicePluginMissing,
-        phase: Some(Phase::Pending),
+        phase: None,
     },
     // The kubelet's device manager (pkg/kubelet/cm/devicemanager/plugin/v1beta1/client.go,
     // v1.26-v1.35: `ListAndWatch ended unexpectedly for device plugin`): the plugin's stream
@@ -121,14 +123,37 @@ pub(crate) const SIGNATURES: &[Signature] = &[
     Signature {
         needles: &["ListAndWatch ended unexpectedly for device plugin"],
         reason: "DevicePluginStreamEnded",
-        kind: "Pod",
+        kind: "Node",
         cause: Cause::DevicePluginUnavailable,
         phase: None,
     },
-    // The NVIDIA kernel module's Xid report in the kernel log (`NVRM: Xid (PCI:...): 79, ...
-    // GPU has fallen off the bus.`): a fault of the node's GPU.
+    // A device plugin that fails after it found its devices: the NVIDIA plugin's `error starting
+    // plugins` (cmd/nvidia-device-plugin/main.go) and its single MIG strategy's `More than one
+    // MIG device type present on node` (a mixed MIG layout it cannot serve).
     Signature {
-        needles: &["NVRM: Xid", "GPU has fallen off the bus"],
+        needles: &["More than one MIG device type present on node", "error starting plugins"],
+        reason: "DevicePluginFailed",
+        kind: "Node",
+        cause: Cause::DevicePluginUnavailable,
+        phase: None,
+    },
+    // The NVIDIA DRA driver's kubelet plugin failing a claim's NodePrepareResources
+    // (`error preparing devices for claim %v: %w`, cmd/gpu-kubelet-plugin/driver.go, with its
+    // MIG `MIG device allocation failed`): the Pod's claims are not prepared, it stays in
+    // ContainerCreating.
+    Signature {
+        needles: &["error preparing devices for claim", "MIG device allocation failed"],
+        reason: "DraPrepareFailed",
+        kind: "Pod",
+        cause: Cause::DraPrepareFailed,
+        phase: Some(Phase::ContainerCreating),
+    },
+    // The NVIDIA kernel module's Xid report in the kernel log (`NVRM: Xid (PCI:...): 79, ...
+    // GPU has fallen off the bus.`), and the device plugin's health check that marks a device
+    // unhealthy for one (`XidCriticalError: Xid=%d on Device=%s`, internal/rm/health.go): a
+    // fault of the node's GPU.
+    Signature {
+        needles: &["NVRM: Xid", "GPU has fallen off the bus", "XidCriticalError"],
         reason: "NvidiaXid",
         kind: "Node",
         cause: Cause::DeviceFault,
@@ -268,7 +293,7 @@ mod tests {
         let record = record(line, now()).unwrap();
         assert_eq!(record.reason.as_str(), "NvmlNotFound");
         assert_eq!(record.note, "Incompatible strategy detected auto");
-        assert_eq!(record.regarding.kind.as_deref(), Some("Pod"));
+        assert_eq!(record.regarding.kind.as_deref(), Some("Node"));
         assert_eq!(record.regarding.name, None);
         assert!(record.has_flag(crate::Flag::FromLog) && record.has_flag(crate::Flag::ApproximateTime));
         assert_eq!(record.last_timestamp, Some("2025-11-19T17:44:43.345466Z".parse().unwrap()));
