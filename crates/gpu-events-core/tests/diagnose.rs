@@ -1248,7 +1248,10 @@ fn a_node_whose_plugin_found_no_gpu_explains_the_pod_that_waits_for_one() {
                 I1106 09:17:18.873686       1 main.go:381] No devices found. Waiting indefinitely.\n";
     let diagnoses = diagnose(&records(text));
     let pod = diagnoses.iter().find(|d| d.kind().as_deref() == Some("Pod")).expect("a Pod diagnosis");
-    assert_eq!((pod.phase, pod.cause, pod.confidence), (Phase::Pending, Cause::DevicePluginMissing, Confidence::Medium));
+    assert_eq!(
+        (pod.phase, pod.cause, pod.confidence),
+        (Phase::Pending, Cause::DevicePluginMissing, Confidence::Medium)
+    );
     assert_eq!(pod.also_possible.first().map(|a| a.cause), Some(Cause::InsufficientGpu));
     assert!(pod.evidence.iter().any(|r| r.reason == "DevicePluginNoDevices"));
     let node = diagnoses.iter().find(|d| d.kind().as_deref() == Some("Node")).expect("the node's own diagnosis");
@@ -1282,4 +1285,19 @@ fn a_logged_sandbox_failure_is_the_pods_own() {
     assert!(!records[0].has_flag(gpu_events_core::Flag::ApproximateTime));
     assert!(records[1].has_flag(gpu_events_core::Flag::ApproximateTime));
     assert_eq!(single(text).1, Cause::CdiDeviceUnresolvable);
+}
+
+#[test]
+fn a_document_that_relays_a_scheduler_message_is_the_pods_status() {
+    // corpus 252 (Azure ML on AKS): a service error document, no Event, carries the FitError.
+    let text = "{\n  \"code\": \"KubernetesError\",\n  \"message\": \"Kubernetes Deployment Error\",\n  \"details\": [\n    {\n      \"code\": \"Unschedulable\",\n      \"message\": \"0/3 nodes are available: 3 Insufficient nvidia.com/gpu.\"\n    }\n  ]\n}\n";
+    let records = records(text);
+    let [record] = records.as_slice() else { panic!("{records:#?}") };
+    assert_eq!(record.reason, "FailedScheduling");
+    assert_eq!(record.note, "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.");
+    assert!(record.has_flag(gpu_events_core::Flag::FromStatus));
+    assert_eq!(single(text).1, Cause::InsufficientGpu);
+    // A log record whose message no grammar reads stays no event.
+    let log: Vec<_> = Decoder::from_str("{\"level\": \"info\", \"msg\": \"started\"}\n").collect();
+    assert!(log.iter().all(Result::is_err), "{log:#?}");
 }

@@ -58,7 +58,7 @@ pub use parallel::{Parallel, ParallelMap};
 pub(crate) use pod::START_FAILURES;
 pub use pod::pod_status_record;
 pub(crate) use text::ALLOCATABLE_BELOW_CAPACITY;
-pub(crate) use text::evidence;
+pub(crate) use text::{bare, evidence};
 
 use crate::EventRecord;
 

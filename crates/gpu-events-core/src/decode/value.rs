@@ -224,6 +224,12 @@ impl PendingItem {
                 None
             };
             if let Some(what) = what {
+                // A platform's error document or a condition that relays a scheduler's or the
+                // kubelet's message (Azure ML's `{"code": "Unschedulable", "message": "0/3 nodes
+                // are available: ..."}`, a PodScheduled condition): that message is the status.
+                if let Some(record) = relayed_message(&Value::Object(map), 0) {
+                    return Ok(Some(record));
+                }
                 return Err(DecodeError::NotAnEventValue { location, what });
             }
         }
@@ -308,4 +314,26 @@ fn read<T: DeserializeOwned>(value: Value) -> Result<T, String> {
         let path = err.path().to_string();
         if path == "." { err.inner().to_string() } else { format!("{path}: {}", err.inner()) }
     })
+}
+
+/// The first `message` (or `msg`) string in `value`, at most four levels down, that a reason's
+/// grammar reads as a bare message (`decode/text/bare.rs`): a record about an unnamed Pod,
+/// flagged `fromStatus` (the document relays a status; it is no event).
+fn relayed_message(value: &Value, depth: usize) -> Option<EventRecord> {
+    const DEPTH: usize = 4;
+    match value {
+        Value::Object(map) => {
+            let own = ["message", "msg"].iter().filter_map(|key| map.get(*key)?.as_str()).find_map(|message| {
+                let regarding = crate::ObjectReference { kind: Some("Pod".to_owned()), ..Default::default() };
+                let mut record = super::bare::record(message, &regarding)?;
+                if let Err(at) = record.flags.binary_search(&crate::Flag::FromStatus) {
+                    record.flags.insert(at, crate::Flag::FromStatus);
+                }
+                Some(record)
+            });
+            own.or_else(|| (depth < DEPTH).then(|| map.values().find_map(|v| relayed_message(v, depth + 1))).flatten())
+        }
+        Value::Array(items) if depth < DEPTH => items.iter().find_map(|v| relayed_message(v, depth + 1)),
+        _ => None,
+    }
 }

@@ -22,6 +22,11 @@ reason_table! {
             "Unable to schedule podgroup: %v.",
             "Not enough resources for the workload: %v.",
             "No nodes with enough resources were found: %v.",
+            // The PodGroup's scheduling condition (pkg/scheduler/api/podgroup_info, job fit
+            // errors): a gang short of members, or one Pod, with the allocation error after it.
+            "Resources were found for %d pods while %d are required for gang scheduling. Additional pods cannot be scheduled due to: %s",
+            "Resources were found for %d pods from all sub-groups while sub-group %s requires %d pods for gang scheduling. Additional pods cannot be scheduled in this sub-group due to: %s",
+            "Resources were not found for pod %s/%s due to: %s",
         ],
         grammar: Some(&crate::details::scheduling::KAI_UNSCHEDULABLE),
     }

@@ -151,7 +151,7 @@ pub(super) fn without_trailing_prose<'m>(reason: &str, controller: Option<&str>,
 /// The record a bare message is, when it starts as one reason's messages do and that reason's
 /// grammar reads it (in prose, perhaps without the words the sentence goes on with); `regarding`
 /// is the object the surrounding text names.
-pub(super) fn record(message: &str, regarding: &ObjectReference) -> Option<EventRecord> {
+pub(crate) fn record(message: &str, regarding: &ObjectReference) -> Option<EventRecord> {
     let message = message.trim();
     // A message quoted whole (`"0/3 nodes ..."`) loses its quotes; one that ends in a quoted
     // name (`Pulling image "alpine"`) keeps them.
@@ -164,6 +164,7 @@ pub(super) fn record(message: &str, regarding: &ObjectReference) -> Option<Event
     let message = without_trailing_prose(reason, None, message);
     let record = RawEvent {
         reason: Some(reason),
+        reporting_controller: shared_wire_controller(reason, start),
         type_: *type_,
         note: Some(message),
         regarding: regarding.clone(),
@@ -181,6 +182,22 @@ pub(super) fn record(message: &str, regarding: &ObjectReference) -> Option<Event
         None => record.known,
     };
     read.then_some(record)
+}
+
+/// For a wire string two sources record (`Unschedulable`: Volcano's and KAI's), the reporter of
+/// the one whose note formats `start` comes from, so that its grammar reads the message (the
+/// wording names the source); `None` for a wire string of one entry.
+fn shared_wire_controller(wire: &str, start: &str) -> Option<&'static str> {
+    let start = start.strip_prefix(COUNTED).unwrap_or(start);
+    let mut entries = Reason::all().iter().map(|reason| reason.info()).filter(|info| info.wire == wire);
+    let (first, second) = (entries.next()?, entries.next()?);
+    [first, second]
+        .into_iter()
+        .chain(entries)
+        .find(|info| info.note_formats.iter().any(|format| format.contains(start)))?
+        .reporting_controllers
+        .first()
+        .copied()
 }
 
 /// Where in a line of prose a bare message starts: the first place one of [`starts`] begins a

@@ -13,7 +13,7 @@
 //! row's message (terminals wrap long messages); nothing is dropped.
 
 mod age;
-mod bare;
+pub(crate) mod bare;
 mod columns;
 mod described;
 pub(crate) mod evidence;
@@ -799,7 +799,10 @@ fn bare_message(line: &str, described: &Described) -> Option<EventRecord> {
     stamp_from_prefix(&mut record, &text[..at]);
     // `Unschedulable: <message>` is the Pod's PodScheduled condition as `-o yaml` or a console
     // shows it: what the Pod's status says, not an event.
-    if record.reason == "FailedScheduling" && text[..at].trim_end_matches([' ', '`', '"']).ends_with("Unschedulable:") {
+    // So is a message the sentence calls a condition's (`condition message: ...`, a PodGroup's).
+    let before = text[..at].trim_end_matches([' ', '`', '"']);
+    let condition = before.to_ascii_lowercase().contains("condition");
+    if condition || (record.reason == "FailedScheduling" && before.ends_with("Unschedulable:")) {
         record.flags.push(Flag::FromStatus);
         record.flags.sort_unstable();
         record.flags.dedup();

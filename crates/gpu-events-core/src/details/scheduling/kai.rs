@@ -42,6 +42,16 @@ impl KaiUnschedulable {
         if text.is_empty() {
             return None;
         }
+        // A PodGroup's condition (`Resources were found for 5 pods while 17 are required for gang
+        // scheduling. Additional pods cannot be scheduled due to: <error>`, `Resources were not
+        // found for pod NS/P due to: <error>`): the gang sentence is the summary, the
+        // allocation error's histogram the reasons.
+        if text.starts_with("Resources were ")
+            && let Some((gang, error)) = text.split_once(" due to: ")
+        {
+            let inner = Self::parse(error)?;
+            return Some(KaiUnschedulable { summary: gang.trim().to_owned(), reasons: inner.reasons });
+        }
         if let Some((summary, body)) = text.split_once(": ")
             && looks_like_entry(body)
         {
@@ -99,6 +109,19 @@ fn split_kai_entries(body: &str) -> Vec<&str> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_podgroups_gang_condition_keeps_the_allocation_errors_histogram() {
+        // corpus 253 (KAI on GB200 NVL72, ComputeDomain claims).
+        let k = super::KaiUnschedulable::parse("Resources were found for 5 pods while 17 are required for gang scheduling. Additional pods cannot be scheduled due to: no nodes with enough resources were found: 12 cannot allocate all claims.").unwrap();
+        assert_eq!(
+            k.summary,
+            "Resources were found for 5 pods while 17 are required for gang scheduling. Additional pods cannot be scheduled"
+        );
+        assert_eq!(k.reasons.len(), 1);
+        assert_eq!(k.reasons[0].count, 12);
+        assert!(matches!(k.reasons[0].reason, super::NodeReason::Dra { .. }), "{:?}", k.reasons[0].reason);
+    }
+
     use super::*;
 
     fn entries(k: &KaiUnschedulable) -> Vec<(u32, &str)> {
