@@ -274,6 +274,11 @@ const VALUE_FLAGS: &[&str] =
 /// The words a shell prompt ends with (`$ `, `user@host:~$ `, `[root@m ~]# `, `PS C:\> `,
 /// `➜  ~ `), or that run kubectl (`sudo`, `microk8s`): a command typed at a prompt, not a
 /// sentence that mentions one ("it is referenced in kubectl describe ...").
+/// Words a sentence puts before a command it says was run (`when i run kubectl ...`, `the
+/// output of kubectl ...`).
+const PROSE_BEFORE_COMMAND: &[&str] =
+    &["run", "ran", "running", "execute", "executed", "executing", "of", "using", "with", "tried", "try", "typed"];
+
 fn before_command(word: &str) -> bool {
     word.ends_with(['$', '#', '>', '%', '~', ':'])
         || matches!(word, "sudo" | "microk8s" | "-")
@@ -299,11 +304,30 @@ pub(super) fn from_command(line: &str) -> Option<Described> {
     }
     let is_kubectl = |w: &&str| KUBECTLS.contains(&w.rsplit('/').next().unwrap_or(w));
     // Most lines that say `get` are no command: look for the command word before collecting words.
-    if !line.split_whitespace().any(|w| is_kubectl(&w)) {
+    if !line.split_whitespace().any(|w| is_kubectl(&w.trim_matches(['`', '"', '\'']))) {
         return None;
     }
-    let words: Vec<&str> = line.split_whitespace().take_while(|w| *w != "|").collect();
+    // A command quoted in a sentence (`` `kubectl describe pod x` ``, `kubectl describe pods x.`)
+    // loses its quotes and the sentence's final stop.
+    let words: Vec<&str> = line
+        .split_whitespace()
+        .take_while(|w| *w != "|")
+        .map(|w| w.trim_matches(['`', '"', '\'']))
+        .filter(|w| !w.is_empty())
+        .collect();
     let start = words.iter().position(is_kubectl)?;
+    // Prose that says it ran the command (`when i run kubectl describe pods x.`, `the output of
+    // kubectl describe pod x:`): a command only when it ends the sentence or its quote, with at
+    // most a resource and a name after the verb (`I ran kubectl describe pods and ...` names none).
+    let ends_quote = line.split_whitespace().skip_while(|w| !is_kubectl(&w.trim_matches(['`', '"', '\'']))).count();
+    let in_prose = start > 0
+        && PROSE_BEFORE_COMMAND.contains(&words[start - 1].to_ascii_lowercase().as_str())
+        && words.len() - start <= 8
+        && ends_quote == words.len() - start;
+    let words: Vec<&str> = match in_prose {
+        true => words.iter().map(|w| w.trim_end_matches(['.', ',', ':', ';', ')', '`', '"', '\''])).collect(),
+        false => words,
+    };
     // A list's marker may open the line (`2. kubectl get po -n ns`, `* kubectl ...`, `→ kubectl`).
     let list_marker = |w: &str| {
         matches!(w, "*" | "•" | "→" | "+")
@@ -311,8 +335,11 @@ pub(super) fn from_command(line: &str) -> Option<Described> {
     };
     // A zsh prompt puts the directory (and a git branch) after its arrow: `➜  helm kc describe`.
     let after_prompt = start <= 4 && words[..start].iter().any(|w| PROMPT_ARROWS.contains(w));
-    let opens_command =
-        start == 0 || before_command(words[start - 1]) || (start == 1 && list_marker(words[0])) || after_prompt;
+    let opens_command = start == 0
+        || before_command(words[start - 1])
+        || (start == 1 && list_marker(words[0]))
+        || after_prompt
+        || in_prose;
     if !opens_command {
         return None;
     }
@@ -351,6 +378,10 @@ pub(super) fn from_command(line: &str) -> Option<Described> {
             _ => positional.push(word),
         }
         i += 1;
+    }
+    // A sentence's command names at most a resource and a name.
+    if in_prose && positional.len() > 2 {
+        return None;
     }
     let placeholder = |n: &str| n.contains("...") || n.starts_with('<') || n.starts_with('$') || n.starts_with('{');
     let object = |kind: Option<&str>, name: Option<&str>, namespace: Option<String>| Described {
@@ -526,6 +557,17 @@ mod command_tests {
         assert!(from_command("press k describe pod x").is_none());
         assert!(from_command("it is referenced in kubectl describe clusterpolicies --all-namespaces").is_none());
         assert!(from_command("kubectl describe ascend-pod says:").is_none());
+    }
+
+    #[test]
+    fn a_command_a_sentence_says_was_run_names_its_object() {
+        // A new user's paste (triton-inference-server#4837): the command ends the sentence.
+        assert_eq!(named("when i run kubectl describe pods triton-server."), Some(("triton-server".to_owned(), None)));
+        let x0 = Some(("x-0".to_owned(), Some("ns-a".to_owned())));
+        assert_eq!(named("This is the output of `kubectl describe pod x-0 -n ns-a`:"), x0);
+        // The sentence goes on after the command: its next word is no name.
+        assert!(from_command("I ran kubectl describe pods and it said nothing").is_none());
+        assert!(from_command("when i run kubectl describe pods x-0 it hangs").is_none());
     }
 
     #[test]
