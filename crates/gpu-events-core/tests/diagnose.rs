@@ -1301,3 +1301,18 @@ fn a_document_that_relays_a_scheduler_message_is_the_pods_status() {
     let log: Vec<_> = Decoder::from_str("{\"level\": \"info\", \"msg\": \"started\"}\n").collect();
     assert!(log.iter().all(Result::is_err), "{log:#?}");
 }
+
+#[test]
+fn a_node_that_lists_no_accelerator_is_one_no_plugin_registered() {
+    // diag28 (NVIDIA/k8s-device-plugin#285): the node's resources pasted, no nvidia.com/gpu.
+    let cpu_only = "Capacity:\n  cpu:                12\n  memory:             16325228Ki\n  pods:               110\nAllocatable:\n  cpu:                12\n  memory:             16325228Ki\n  pods:               110\n";
+    let [d]: [_; 1] = diagnose(&records(cpu_only)).try_into().unwrap();
+    assert_eq!((d.cause, d.confidence), (Cause::DevicePluginMissing, Confidence::Low));
+    assert_eq!(d.kind().as_deref(), Some("Node"));
+    // Beside a Node that lists GPUs, a CPU node is no finding.
+    let both = format!(
+        "Name:               gpu-a\n{}\nName:               cpu-b\n{cpu_only}",
+        "Capacity:\n  cpu:                12\n  nvidia.com/gpu:     8\n  pods:               110\nAllocatable:\n  cpu:                12\n  nvidia.com/gpu:     8\n  pods:               110"
+    );
+    assert!(records(&both).iter().all(|r| r.reason != "NoAcceleratorListed"), "{:#?}", records(&both));
+}

@@ -57,7 +57,7 @@ pub use error::{DecodeError, ItemLocation};
 pub use parallel::{Parallel, ParallelMap};
 pub(crate) use pod::START_FAILURES;
 pub use pod::pod_status_record;
-pub(crate) use text::ALLOCATABLE_BELOW_CAPACITY;
+pub(crate) use text::{ALLOCATABLE_BELOW_CAPACITY, NO_ACCELERATOR_LISTED};
 pub(crate) use text::{bare, evidence};
 
 use crate::EventRecord;

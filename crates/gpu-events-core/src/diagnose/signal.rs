@@ -351,6 +351,10 @@ fn container_status(reason: &str, init: bool, note: &str) -> Signal {
             cause(Phase::Running, Cause::DevicePluginMissing, Medium)
         }
         crate::decode::ALLOCATABLE_BELOW_CAPACITY => cause(Phase::Running, Cause::DeviceFault, Medium),
+        // Resources pasted with no accelerator among them, and no Node of the input lists one:
+        // nothing registered one there (Low: the node may be a CPU node the paste shows for
+        // another reason).
+        crate::decode::NO_ACCELERATOR_LISTED => cause(Phase::Running, Cause::DevicePluginMissing, Confidence::Low),
         // A Pod seen `Failed` (describe's `Status:`): done for good; its containers' states say why.
         "Failed" if synthetic => cause(Phase::Failed, Cause::Unknown, Confidence::Low),
         "ContainerCreating" | "PodInitializing" => phase(Phase::ContainerCreating),

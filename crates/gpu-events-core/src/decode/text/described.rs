@@ -64,6 +64,8 @@ pub(super) struct Described {
     in_capacity: Option<bool>,
     /// Accelerator counts read from those blocks: (resource, capacity, allocatable).
     accelerators: Vec<(String, Option<u64>, Option<u64>)>,
+    /// Some resource (`cpu`, `pods`) was read in those blocks: a Node's resources were pasted.
+    resources_listed: bool,
     /// The fields of a `kubectl describe event` (its `Kind: Event`).
     event: DescribedEvent,
     /// Named only by a command typed above (no `Name:` field read since): what follows may be
@@ -175,6 +177,7 @@ impl Described {
         }
         if let Some(capacity) = self.in_capacity {
             let resource = key.trim();
+            self.resources_listed |= matches!(resource, "cpu" | "memory" | "pods");
             // `nvidia.com/gpu:  7       <=== here`: the count is the first word.
             if crate::accelerators::is_accelerator(resource)
                 && let Some(count) = value.split_whitespace().next().and_then(|v| v.parse::<u64>().ok())
@@ -444,20 +447,41 @@ pub(super) fn from_command(line: &str) -> Option<Described> {
 /// plugin serves them).
 pub(crate) const ALLOCATABLE_BELOW_CAPACITY: &str = "AllocatableBelowCapacity";
 
+/// The status word of a Node's record when its `Capacity:`/`Allocatable:` blocks list resources
+/// but no accelerator at all: no device plugin registered one there. Kept only when no Node of
+/// the input lists one (a GPU node pasted beside CPU nodes says nothing is missing).
+pub(crate) const NO_ACCELERATOR_LISTED: &str = "NoAcceleratorListed";
+
+impl Described {
+    /// Whether this section's resource blocks list an accelerator.
+    pub(super) fn lists_accelerators(&self) -> bool {
+        !self.accelerators.is_empty()
+    }
+}
+
 /// A Node whose `Allocatable:` counts fewer of an accelerator than its `Capacity:`, as a record
-/// flagged `fromStatus` (`nvidia.com/gpu: allocatable 7 of capacity 8`).
+/// flagged `fromStatus` (`nvidia.com/gpu: allocatable 7 of capacity 8`); one whose blocks list no
+/// accelerator, as [`NO_ACCELERATOR_LISTED`].
 fn node_record(described: &Described, now: DateTime<Utc>) -> Option<EventRecord> {
     if described.kind.as_deref().is_some_and(|kind| kind != "Node") {
         return None;
     }
-    let (resource, capacity, allocatable) = described.accelerators.iter().find_map(|(r, c, a)| match (c, a) {
+    let below = described.accelerators.iter().find_map(|(r, c, a)| match (c, a) {
         (Some(c), Some(a)) if a < c => Some((r, *c, *a)),
         _ => None,
-    })?;
-    let note = format!("{resource}: allocatable {allocatable} of capacity {capacity}");
+    });
+    let (reason, note) = match below {
+        Some((resource, capacity, allocatable)) => {
+            (ALLOCATABLE_BELOW_CAPACITY, format!("{resource}: allocatable {allocatable} of capacity {capacity}"))
+        }
+        None if described.resources_listed && described.accelerators.is_empty() => {
+            (NO_ACCELERATOR_LISTED, "no accelerator resource in Capacity or Allocatable".to_owned())
+        }
+        None => return None,
+    };
     Some(
         crate::record::RawEvent {
-            reason: Some(ALLOCATABLE_BELOW_CAPACITY),
+            reason: Some(reason),
             type_: Some("Warning"),
             note: Some(&note),
             regarding: crate::ObjectReference {

@@ -25,7 +25,7 @@ mod ui;
 use chrono::{DateTime, Utc};
 
 use self::age::Age;
-pub(crate) use self::described::ALLOCATABLE_BELOW_CAPACITY;
+pub(crate) use self::described::{ALLOCATABLE_BELOW_CAPACITY, NO_ACCELERATOR_LISTED};
 use self::described::{Described, status_record};
 use self::row::{Header, Row};
 use super::{DecodeError, ItemLocation};
@@ -113,6 +113,7 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
     // Inside a `kubectl get pods` table (`Some(true)`: with NAMESPACE), and the Pods it lists.
     let mut pods_table: Option<bool> = None;
     let mut listed: Vec<pods::ListedPod> = Vec::new();
+    let mut saw_accelerators = false;
     let mut uses = Vec::new();
     let mut previous = "";
     let cut = cut_width(input);
@@ -151,6 +152,7 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
                 in_events: &mut in_events,
                 pods_table: &mut pods_table,
                 listed: &mut listed,
+                saw_accelerators: &mut saw_accelerators,
                 cut,
             },
         );
@@ -159,7 +161,11 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
         index += span;
     }
     flush(&mut pending, now, &mut out);
+    saw_accelerators |= described.lists_accelerators();
     out.extend(status_record(&described, now).map(Ok));
+    if saw_accelerators {
+        out.retain(|r| r.as_ref().map_or(true, |r| r.reason != described::NO_ACCELERATOR_LISTED));
+    }
     name_from_notes(&mut out);
     name_echoes(&mut out);
     // Unnamed events beside a `get pods` table are about the one Pod it lists, or else the one
@@ -227,6 +233,8 @@ struct State<'s, 'a> {
     in_events: &'s mut bool,
     pods_table: &'s mut Option<bool>,
     listed: &'s mut Vec<pods::ListedPod>,
+    /// Some Node section of the input lists an accelerator.
+    saw_accelerators: &'s mut bool,
     cut: Option<usize>,
 }
 
@@ -269,6 +277,7 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
     // `kubectl describe pod NAME -n NS` typed above its output names what follows.
     if let Some(object) = described::from_command(line) {
         flush(st.pending, now, st.out);
+        *st.saw_accelerators |= st.described.lists_accelerators();
         st.out.extend(status_record(st.described, now).map(Ok));
         *st.described = object;
         return Use::Read;
@@ -446,6 +455,7 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
                 *st.header = None;
             }
             if line.starts_with("Name:") {
+                *st.saw_accelerators |= st.described.lists_accelerators();
                 st.out.extend(status_record(st.described, now).map(Ok));
             }
             if st.described.learn(line) {
