@@ -439,3 +439,19 @@ fn custom_columns_and_ui_event_lists_are_read() {
     assert_eq!(reasons, ["Scheduled", "Pulling", "Started"]);
     assert!(records.iter().all(|r| r.has_flag(Flag::InferredReason)));
 }
+
+#[test]
+fn a_row_quoted_in_backticks_keeps_no_closing_backtick() {
+    // A new user's paste (HAMi#71): the describe row posted as inline code.
+    let text = "`  Warning  UnexpectedAdmissionError  10s   kubelet  Allocate failed due to rpc error: code = Unavailable desc = error reading from server: EOF, which is unexpected`\n";
+    let read = records(text);
+    let [record] = read.as_slice() else { panic!("{read:#?}") };
+    assert_eq!(
+        record.note,
+        "Allocate failed due to rpc error: code = Unavailable desc = error reading from server: EOF, which is unexpected"
+    );
+    assert!(!record.has_flag(Flag::UnrecognizedNote));
+    // A message that quotes in backticks itself keeps them.
+    let own = "  Warning  Failed  1m  kubelet  Error: container `main` failed\n";
+    assert!(records(own)[0].note.ends_with("`main` failed"));
+}

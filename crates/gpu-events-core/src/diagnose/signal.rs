@@ -341,7 +341,9 @@ fn container_status(reason: &str, init: bool, note: &str) -> Signal {
             cause(Phase::ContainerCreating, Cause::ImagePullFailed, High)
         }
         "CreateContainerConfigError" => cause(Phase::ContainerCreating, Cause::ConfigNotFound, Medium),
-        "CreateContainerError" => cause(Phase::ContainerCreating, Cause::Unknown, Medium),
+        // The runtime could not create the container and the input has no message saying why:
+        // a create failure (rule 17), at Low.
+        "CreateContainerError" => cause(Phase::ContainerCreating, Cause::ContainerStartFailed, Confidence::Low),
         // A Pod seen waiting (`pod status: Pending`, a Normal record): stuck, why unknown here.
         "Pending" if synthetic => cause(Phase::Pending, Cause::Unknown, Confidence::Low),
         "ContainerCreating" if synthetic => cause(Phase::ContainerCreating, Cause::Unknown, Confidence::Low),

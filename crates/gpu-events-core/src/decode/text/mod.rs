@@ -61,6 +61,8 @@ struct Pending<'a> {
     last_width: usize,
     /// The column the paste was cut at, if it was (see [`cut_width`]).
     cut: Option<usize>,
+    /// The row's line opened with a backtick (a row posted as markdown inline code).
+    quoted: bool,
 }
 
 /// The column a paste was cut at (`cut -c1-140`, a pane's edge): the widest lines, when at
@@ -369,6 +371,7 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
             object: st.described.clone(),
             last_width: line.chars().count(),
             cut: st.cut,
+            quoted: line.trim_start().starts_with('`'),
         });
         return Use::Read;
     }
@@ -416,6 +419,7 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
                     object: st.described.clone(),
                     last_width: line.chars().count(),
                     cut: st.cut,
+                    quoted: line.trim_start().starts_with('`'),
                 });
                 if closed {
                     flush(st.pending, now, st.out);
@@ -431,10 +435,15 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
                     object: st.described.clone(),
                     last_width: line.chars().count(),
                     cut: st.cut,
+                    quoted: line.trim_start().starts_with('`'),
                 });
                 return Use::Read;
             }
             if let Some(record) = pods::e2e_pod_failure(line, now) {
+                st.out.push(Ok(record));
+                return Use::Read;
+            }
+            if let Some(record) = pods::logs_waiting_to_start(line, now) {
                 st.out.push(Ok(record));
                 return Use::Read;
             }
@@ -1019,7 +1028,7 @@ fn reason_may_regard(reason: &str, kind: &str) -> bool {
 }
 
 fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
-    let Pending { row, message, object, .. } = p;
+    let Pending { row, message, object, quoted, .. } = p;
     let (component, host) = row.from.map_or((None, None), split_source);
     let mut regarding = ObjectReference::default();
     match row.object.and_then(|o| o.split_once('/')) {
@@ -1082,6 +1091,12 @@ fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
     {
         regarding.field_path = Some(format!("{path}}}"));
         note = rest;
+    }
+    // A row quoted in markdown backticks (`` `  Warning  X  10s  kubelet  message` ``): the
+    // closing backtick is no part of the message. One left unmatched in the note closes a span
+    // the row opened before its first cell.
+    if quoted && note.ends_with('`') && note.matches('`').count() % 2 == 1 {
+        note = note[..note.len() - 1].trim_end();
     }
     if let Some(sub) = row.subobject.filter(|s| *s != "<none>") {
         regarding.field_path = Some(sub.to_owned());

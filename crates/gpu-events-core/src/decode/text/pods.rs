@@ -209,6 +209,46 @@ pub(super) fn waiting_message(line: &str, now: DateTime<Utc>) -> Option<EventRec
     .record()
 }
 
+/// The API server's answer to `kubectl logs` for a container that has not started
+/// (pkg/registry/core/pod/strategy.go, `LogLocation`, v1.x): `container "C" in pod "P" is
+/// waiting to start: R`, R the waiting reason (`CreateContainerError`, `ContainerCreating`) or,
+/// for an image that cannot be pulled, `image can't be pulled` (ErrImagePull) or `trying and
+/// failing to pull image` (ImagePullBackOff). The Pod's waiting container, as a status record.
+pub(super) fn logs_waiting_to_start(line: &str, now: DateTime<Utc>) -> Option<EventRecord> {
+    let at = line.find("container \"")?;
+    let rest = &line[at + "container \"".len()..];
+    let (container, rest) = rest.split_once('"')?;
+    let (pod, rest) = rest.strip_prefix(" in pod \"")?.split_once('"')?;
+    let said = rest.strip_prefix(" is waiting to start: ")?.trim().trim_end_matches(['.', '`']);
+    let reason = match said {
+        "image can't be pulled" => "ErrImagePull",
+        "trying and failing to pull image" => "ImagePullBackOff",
+        word if !word.is_empty()
+            && word.chars().all(|c| c.is_ascii_alphanumeric())
+            && word.starts_with(|c: char| c.is_ascii_uppercase()) =>
+        {
+            word
+        }
+        _ => return None,
+    };
+    if container.is_empty() || pod.is_empty() {
+        return None;
+    }
+    PodStatus {
+        kind: Some("Pod".to_owned()),
+        name: Some(pod.to_owned()),
+        waiting: Some(ContainerState {
+            reason: reason.to_owned(),
+            container: Some(container.to_owned()),
+            init: crate::accelerators::is_init_container(container),
+            message: None,
+        }),
+        time: Some(now),
+        ..PodStatus::default()
+    }
+    .record()
+}
+
 /// The runtime's error chains a container's start fails with, as a waiting container's
 /// `message` shows them without the kubelet's `Error: ` (containerd's task and shim errors,
 /// runc's OCI error; kuberuntime_container.go's StartContainer, containerd v1.7-v2.4).
@@ -272,6 +312,21 @@ pub(super) fn e2e_pod_failure(line: &str, now: DateTime<Utc>) -> Option<EventRec
 #[cfg(test)]
 mod waiting_tests {
     use super::*;
+
+    #[test]
+    fn kubectl_logs_of_a_container_not_started_is_its_waiting_state() {
+        // A new user's paste (4paradigm/k8s-vgpu-scheduler#37): `kubectl logs` stderr.
+        let now = "2026-01-01T00:00:00Z".parse().unwrap();
+        let line =
+            "container \"device-plugin\" in pod \"vgpu-device-plugin-h54cq\" is waiting to start: CreateContainerError";
+        let record = logs_waiting_to_start(line, now).unwrap();
+        assert_eq!(record.reason, "CreateContainerError");
+        assert_eq!(record.regarding.name.as_deref(), Some("vgpu-device-plugin-h54cq"));
+        assert!(record.has_flag(crate::Flag::FromStatus));
+        let pull = "Error from server (BadRequest): container \"main\" in pod \"x-0\" is waiting to start: trying and failing to pull image";
+        assert_eq!(logs_waiting_to_start(pull, now).unwrap().reason, "ImagePullBackOff");
+        assert!(logs_waiting_to_start("container \"a\" in pod \"b\" is waiting to start: some words", now).is_none());
+    }
 
     #[test]
     fn a_crash_loop_message_quoted_in_prose_is_the_pods_status() {
