@@ -99,6 +99,15 @@ fn is_ready(text: &str) -> bool {
 /// A `get pods` row (with or without its header): NAME, READY (`0/1`), STATUS, RESTARTS.
 pub(super) fn row(line: &str, namespaced: bool) -> Option<ListedPod> {
     let texts: Vec<&str> = cells(line).into_iter().map(|(_, t)| t).collect();
+    // Without a header, `get pods -A` (or `get all -A`) rows open with the namespace: a DNS
+    // label before a row of the shape.
+    let label = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    row_at(&texts, namespaced)
+        .or_else(|| (!namespaced && texts.len() >= 6 && label(texts[0])).then(|| row_at(&texts, true)).flatten())
+}
+
+/// A row's cells read as a `get pods` row, with or without a NAMESPACE column first.
+fn row_at(texts: &[&str], namespaced: bool) -> Option<ListedPod> {
     let offset = usize::from(namespaced);
     let name = texts.get(offset)?;
     let restarts = texts.get(offset + 3)?;
@@ -136,6 +145,14 @@ mod tests {
         // llm-d/llm-d-inference-sim#45 (a helper's paste): a Deployment row of `get all`.
         assert!(row("deployment.apps/vllm-standalone-3b   0/1     1            0           20m", false).is_none());
         assert_eq!(row("pod/vllm-0   0/1     Pending   0          20m", false).unwrap().name, "vllm-0");
+        // A new user's paste (canonical/microk8s#1370): `get all -A` rows without their header.
+        let all =
+            row("mynamespace    pod/rapidsai-worker-77c9d9d8cb-6jmlt    0/1     Evicted        0          60s", false);
+        let all = all.unwrap();
+        assert_eq!(
+            (all.namespace.as_deref(), all.name.as_str(), all.status.as_str()),
+            (Some("mynamespace"), "rapidsai-worker-77c9d9d8cb-6jmlt", "Evicted")
+        );
     }
 
     #[test]
