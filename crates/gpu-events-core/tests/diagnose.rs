@@ -198,7 +198,8 @@ fn a_summary_from_parallel_entries_is_the_summary_of_the_records() {
 fn every_pasted_case_gets_the_cause_a_person_would_give() {
     let cases: &[(&str, Cause)] = &[
         (fixture!("001-insufficient-gpu-node-unschedulable.txt"), Cause::InsufficientGpu),
-        (fixture!("003-gpushare-aliyun-gpu-mem.txt"), Cause::InsufficientGpu),
+        // Both nodes short of gpushare's memory: its plugin advertises none (the thread's reply).
+        (fixture!("003-gpushare-aliyun-gpu-mem.txt"), Cause::DevicePluginMissing),
         (fixture!("005-hami-unexpectedadmission-eof.txt"), Cause::DevicePluginUnavailable),
         (fixture!("007-dra-cdi-unresolvable-k8s-gpu.txt"), Cause::CdiDeviceUnresolvable),
         (fixture!("009-cdi-unresolvable-gpu-uuid-rke2.txt"), Cause::CdiDeviceUnresolvable),
@@ -630,9 +631,8 @@ fn high_confidence_needs_typed_details_and_no_contradiction() {
     let reason_only = "  Warning  FailedAttachVolume  1m  attachdetach-controller  something new happened\n";
     let (_, _, confidence) = single(reason_only);
     assert!(confidence <= Confidence::Medium, "{confidence:?}");
-    // A typed FitError alone: High.
-    let fit =
-        "  Warning  FailedScheduling  1m  default-scheduler  0/3 nodes are available: 3 Insufficient nvidia.com/gpu.\n";
+    // A typed FitError alone: High (some node is not short, so the GPUs are advertised).
+    let fit = "  Warning  FailedScheduling  1m  default-scheduler  0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 Insufficient nvidia.com/gpu.\n";
     assert_eq!(single(fit), (Phase::Pending, Cause::InsufficientGpu, Confidence::High));
 }
 
@@ -677,12 +677,24 @@ fn root_causes_over_the_latest_event() {
     // Accelerators beyond NVIDIA and AMD are GPUs too.
     for resource in ["tencent.com/vcuda-core", "huawei.com/Ascend910", "gpu.intel.com/i915"] {
         let text = format!(
-            "  Warning  FailedScheduling  1m  default-scheduler  0/3 nodes are available: 3 Insufficient {resource}.\n"
+            "  Warning  FailedScheduling  1m  default-scheduler  0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 Insufficient {resource}.\n"
         );
         assert_eq!(single(&text).1, Cause::InsufficientGpu, "{resource}");
-        // The only node of the cluster has none: nothing advertises it there (corpus 134, 140).
-        let alone = text.replace("0/3", "0/1").replace(": 3 ", ": 1 ");
-        assert_eq!(single(&alone), (Phase::Pending, Cause::DevicePluginMissing, Confidence::Medium), "{resource}");
+        // The only node of the cluster, or every node, has none: nothing advertises it there
+        // (corpus 134, 140, 262).
+        for alone in [
+            format!(
+                "  Warning  FailedScheduling  1m  default-scheduler  0/1 nodes are available: 1 Insufficient {resource}.\n"
+            ),
+            format!(
+                "  Warning  FailedScheduling  1m  default-scheduler  0/2 nodes are available: 2 Insufficient {resource}.\n"
+            ),
+        ] {
+            assert_eq!(single(&alone), (Phase::Pending, Cause::DevicePluginMissing, Confidence::Medium), "{alone}");
+        }
+        let alone = format!(
+            "  Warning  FailedScheduling  1m  default-scheduler  0/1 nodes are available: 1 Insufficient {resource}.\n"
+        );
         // Or another Pod holds all of it (corpus 191): said as the runner-up, with the record.
         let diagnosis = &diagnose(&records(&alone))[0];
         let [runner_up] = diagnosis.also_possible.as_slice() else { panic!("{:?}", diagnosis.also_possible) };
@@ -692,6 +704,19 @@ fn root_causes_over_the_latest_event() {
     let nvidia =
         "  Warning  FailedScheduling  1m  default-scheduler  0/1 nodes are available: 1 Insufficient nvidia.com/gpu.\n";
     assert_eq!(single(nvidia).1, Cause::InsufficientGpu);
+    // But short on every node it may as well be advertised by none: Medium, the plugin the
+    // runner-up (corpus 237, 274); with a node that has some to spare elsewhere, High.
+    let diagnosis = &diagnose(&records(nvidia))[0];
+    assert_eq!(diagnosis.confidence, Confidence::Medium);
+    assert_eq!(diagnosis.also_possible[0].cause, Cause::DevicePluginMissing);
+    let some = "  Warning  FailedScheduling  1m  default-scheduler  0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient nvidia.com/gpu.\n";
+    assert_eq!(single(some), (Phase::Pending, Cause::InsufficientGpu, Confidence::High));
+    // HAMi's `node unregistered` on every node: its device plugin registered none (corpus 271);
+    // on some nodes beside a shortage on the rest, the shortage (corpus 129).
+    let hami = "  Warning  FailedScheduling  1m  hami-scheduler  0/1 nodes are available: 1 node unregistered.\n";
+    assert_eq!(single(hami).1, Cause::DevicePluginMissing);
+    let hami = "  Warning  FailedScheduling  1m  hami-scheduler  0/3 nodes are available: 2 node unregistered, 1 NodeUnfitPod.\n";
+    assert_eq!(single(hami).1, Cause::InsufficientGpu);
     // Another reason beside the shortage: no inference either.
     let mixed = "  Warning  FailedScheduling  1m  default-scheduler  0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient huawei.com/Ascend910.\n";
     assert_ne!(single(mixed).1, Cause::DevicePluginMissing);
@@ -922,8 +947,7 @@ fn a_message_quoted_without_its_reason_is_at_most_medium() {
     // Rule 14: an issue title or a sentence gives the message, not the Pod's other events.
     let quoted = "the pod is stuck with `0/4 nodes are available: 4 Insufficient nvidia.com/gpu.` any idea?\n";
     assert_eq!(single(quoted), (Phase::Pending, Cause::InsufficientGpu, Confidence::Medium));
-    let row =
-        "  Warning  FailedScheduling  1m  default-scheduler  0/4 nodes are available: 4 Insufficient nvidia.com/gpu.\n";
+    let row = "  Warning  FailedScheduling  1m  default-scheduler  0/4 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 3 Insufficient nvidia.com/gpu.\n";
     assert_eq!(single(row).2, Confidence::High);
 }
 

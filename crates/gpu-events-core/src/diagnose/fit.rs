@@ -63,6 +63,17 @@ fn registered_per_model(resource: &str) -> bool {
         .is_some_and(|f| matches!(f.name, "gpu-manager" | "gpushare" | "intel" | "ascend" | "tpu" | "neuron" | "gaudi"))
 }
 
+/// Whether every node the FitError counts (`0/N`) is short of one accelerator: then no node may
+/// advertise it at all (no device plugin registered it), as well as all of it being in use.
+pub(super) fn short_everywhere(fit: &FitError) -> bool {
+    fit.total_nodes.is_some_and(|total| {
+        fit.reasons.iter().any(|entry| {
+            entry.count == total
+                && matches!(&entry.reason, NodeReason::Insufficient { resource, .. } if is_gpu_resource(resource))
+        })
+    })
+}
+
 /// Node counts per class of reason.
 #[derive(Default)]
 struct Tally {
@@ -85,6 +96,9 @@ struct Tally {
     invalid: u32,
     /// Cards reported unhealthy (HAMi's `CardNotHealth`).
     faulty: u32,
+    /// Nodes HAMi has no devices registered for (`node unregistered`: its device plugin never
+    /// wrote the node's handshake annotation).
+    unregistered: u32,
 }
 
 /// Taints that mark a node's state or role, not a dedication to some workloads.
@@ -162,6 +176,10 @@ fn reasons_cause(
             }
             // Extender and vendor tokens: quotas (`ExceedsGPUQuota`) and GPU shortages (HAMi's
             // `NodeUnfitPod`, `CardInsufficientMemory`, `NodeInsufficientDevice`).
+            NodeReason::Other { text } if text.to_ascii_lowercase().contains("node unregister") => {
+                tally.unregistered = tally.unregistered.max(count);
+                tally.gpu_short = tally.gpu_short.max(count);
+            }
             NodeReason::Other { text } => match hami_code(text) {
                 Some(Cause::GpuQuotaExceeded) => tally.quota += count,
                 Some(Cause::InvalidGpuRequest) => tally.invalid = tally.invalid.max(count),
@@ -189,11 +207,12 @@ fn reasons_cause(
     if t.dra_unsatisfiable > 0 && t.dra_unsatisfiable >= t.gpu_short {
         return Some(Cause::DraClaimUnsatisfiable);
     }
-    // The one node of a one-node cluster has none of a vendor accelerator to give, and nothing
-    // else is wrong: more often nothing advertises the resource there (no device plugin, or one
-    // that registers other names) than another Pod holds all of it.
+    // Every node has none of a vendor accelerator to give, and nothing else is wrong: more often
+    // nothing advertises the resource (no device plugin, or one that registers other names) than
+    // other Pods hold all of it. HAMi saying so of every node says it outright.
     let alone = t.other_short + t.taint + t.affinity + t.volume + t.mig_short == 0;
-    if total_nodes == Some(1) && t.counted_short == 1 && alone {
+    let everywhere = |count: u32| count > 0 && total_nodes == Some(count);
+    if alone && (everywhere(t.counted_short) || everywhere(t.unregistered)) {
         return Some(Cause::DevicePluginMissing);
     }
     if t.gpu_short > 0 {

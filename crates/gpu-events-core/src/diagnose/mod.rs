@@ -103,12 +103,15 @@
 //!
 //! 1. A quota token (an extender's `ExceedsGPUQuota`) names the cause outright:
 //!    `gpu-quota-exceeded`.
-//! 2. The one node of a one-node cluster short of a vendor accelerator whose plugin registers
-//!    names per model or mode (Ascend, gpu-manager's vCUDA, Neuron, Intel, gpushare, TPU,
-//!    Gaudi) by the scheduler's count (`0/1 nodes are available: 1 Insufficient
-//!    huawei.com/Ascend910B3-memory`), nothing else wrong: `device-plugin-missing` at Medium
-//!    (nothing advertises the resource there more often than one Pod holds all of it; corpus
-//!    134, 135, 140). NVIDIA's and AMD's whole GPUs stay `insufficient-gpu` (rule 3).
+//! 2. Every node short of a vendor accelerator whose plugin registers names per model or mode
+//!    (Ascend, gpu-manager's vCUDA, Neuron, Intel, gpushare, TPU, Gaudi) by the scheduler's
+//!    count (`0/1 nodes are available: 1 Insufficient huawei.com/Ascend910B3-memory`, `0/2 ...:
+//!    2 Insufficient aliyun.com/gpu-mem`), or HAMi's `node unregistered` on every node, nothing
+//!    else wrong: `device-plugin-missing` at Medium (nothing advertises the resource more often
+//!    than Pods hold all of it; corpus 134, 135, 140, 262, 271). NVIDIA's and AMD's whole GPUs
+//!    stay `insufficient-gpu` (rule 3), but short on every node at most Medium, with
+//!    `device-plugin-missing` also possible (corpus 237, 274: a fresh node whose plugin never
+//!    registered looks the same as one whose GPUs are all taken).
 //! 3. Nodes short of an accelerator (`Insufficient nvidia.com/gpu`, `amd.com/gpu`, MIG
 //!    profiles, vendor tokens such as HAMi's `NodeUnfitPod`, DRA's `cannot allocate all
 //!    claims`): `insufficient-gpu`, however many other nodes taints or affinity exclude; unless

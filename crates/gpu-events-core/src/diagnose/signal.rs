@@ -104,6 +104,11 @@ pub(super) fn read(record: &EventRecord) -> Signal {
                     // A histogram that leaves nodes uncounted lost part of its message (a paste
                     // or the note limit cut it): what it says of the rest may not be the cause.
                     Some(cause_) if !super::fit::counts_every_node(fit) => cause(Phase::Pending, cause_, Medium),
+                    // Every node short of the accelerator: as likely none advertises it.
+                    Some(Cause::InsufficientGpu) if super::fit::short_everywhere(fit) => Signal {
+                        also: Some(Cause::DevicePluginMissing),
+                        ..cause(Phase::Pending, Cause::InsufficientGpu, Medium)
+                    },
                     Some(cause_) => cause(Phase::Pending, cause_, High),
                     None => cause(Phase::Pending, Cause::Unknown, Medium),
                 },
