@@ -451,6 +451,15 @@ fn a_row_quoted_in_backticks_keeps_no_closing_backtick() {
         "Allocate failed due to rpc error: code = Unavailable desc = error reading from server: EOF, which is unexpected"
     );
     assert!(!record.has_flag(Flag::UnrecognizedNote));
+    // A span opened before the table (`` `Events: ``, corpus 262) or after a list marker (258),
+    // and an e2e log line in inline code (261), close after the message.
+    let table = "`Events:\n  Type     Reason            Age   From               Message\n  ----     ------            ----  ----               -------\n  Warning  FailedScheduling  6s    default-scheduler  0/2 nodes are available: 2 Insufficient aliyun.com/gpu-mem`\n";
+    let read = records(table);
+    assert_eq!(read[0].note, "0/2 nodes are available: 2 Insufficient aliyun.com/gpu-mem");
+    let listed = "2.  `Normal   TriggeredScaleUp  50s  cluster-autoscaler  pod triggered scale-up: [{https://example/grp 0->1 (max: 10)}]`\n";
+    assert_eq!(records(listed)[0].note, "pod triggered scale-up: [{https://example/grp 0->1 (max: 10)}]");
+    let e2e = "`INFO: At 2017-07-25 07:39:30 +0000 UTC - event for ds: {daemonset-controller } FailedPlacement: failed to place pod on \"m\": Node didn't have enough resource: cpu, requested: 150, used: 950, capacity: 1000`\n";
+    assert!(records(e2e)[0].note.ends_with("capacity: 1000"), "{:?}", records(e2e)[0].note);
     // A message that quotes in backticks itself keeps them.
     let own = "  Warning  Failed  1m  kubelet  Error: container `main` failed\n";
     assert!(records(own)[0].note.ends_with("`main` failed"));

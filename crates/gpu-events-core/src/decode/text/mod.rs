@@ -61,7 +61,8 @@ struct Pending<'a> {
     last_width: usize,
     /// The column the paste was cut at, if it was (see [`cut_width`]).
     cut: Option<usize>,
-    /// The row's line opened with a backtick (a row posted as markdown inline code).
+    /// The row was posted inside markdown inline code: a backtick opened before its reason (on
+    /// its line, or before the table, `` `Events: ``) and is not yet closed.
     quoted: bool,
 }
 
@@ -118,6 +119,8 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
     let mut saw_accelerators = false;
     let mut uses = Vec::new();
     let mut previous = "";
+    // A markdown inline-code span opened on an earlier line and not yet closed.
+    let mut span_open = false;
     let cut = cut_width(input);
     let mut index = 0;
     // The folds are in line order: the next one is the only one the loop can reach.
@@ -156,9 +159,13 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
                 listed: &mut listed,
                 saw_accelerators: &mut saw_accelerators,
                 cut,
+                span_open,
             },
         );
         uses.extend(std::iter::repeat_n(use_, span));
+        // A span opens at a line's start (`` `Events: ``) and closes at the next unpaired one.
+        let odd = line.matches('`').count() % 2 == 1 && !line.trim_start().starts_with("```");
+        span_open = if span_open { !odd } else { odd && line.trim_start().starts_with('`') };
         previous = line;
         index += span;
     }
@@ -238,6 +245,8 @@ struct State<'s, 'a> {
     /// Some Node section of the input lists an accelerator.
     saw_accelerators: &'s mut bool,
     cut: Option<usize>,
+    /// A markdown inline-code span opened on an earlier line is not yet closed.
+    span_open: bool,
 }
 
 /// The narrowest terminal a wrapped row comes from (80 columns, less a margin for trailing
@@ -364,6 +373,7 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
     }
     if let Some(row) = Row::parse(line, st.header.as_ref()) {
         flush(st.pending, now, st.out);
+        let quoted = st.span_open || opens_span_before(line, row.reason);
         *st.in_events = true;
         *st.pending = Some(Pending {
             message: row.message.to_owned(),
@@ -371,7 +381,7 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
             object: st.described.clone(),
             last_width: line.chars().count(),
             cut: st.cut,
-            quoted: line.trim_start().starts_with('`'),
+            quoted,
         });
         return Use::Read;
     }
@@ -419,7 +429,7 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
                     object: st.described.clone(),
                     last_width: line.chars().count(),
                     cut: st.cut,
-                    quoted: line.trim_start().starts_with('`'),
+                    quoted: st.span_open || line.trim_start().starts_with('`'),
                 });
                 if closed {
                     flush(st.pending, now, st.out);
@@ -429,13 +439,14 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
             // `FailedPrepareDynamicResources: Failed to prepare ...`, perhaps wrapped by hand.
             if let Some(row) = reason_colon_message(line) {
                 *st.in_events = true;
+                let quoted = st.span_open || opens_span_before(line, row.reason);
                 *st.pending = Some(Pending {
                     message: row.message.to_owned(),
                     row,
                     object: st.described.clone(),
                     last_width: line.chars().count(),
                     cut: st.cut,
-                    quoted: line.trim_start().starts_with('`'),
+                    quoted,
                 });
                 return Use::Read;
             }
@@ -1027,6 +1038,23 @@ fn reason_may_regard(reason: &str, kind: &str) -> bool {
     })
 }
 
+/// Whether `line` opens a markdown inline-code span before `reason` (`` `  Warning  X ``,
+/// ``2.  `Normal  X``).
+fn opens_span_before(line: &str, reason: &str) -> bool {
+    line.split_once(reason).is_some_and(|(before, _)| before.matches('`').count() % 2 == 1)
+}
+
+/// A note without the markdown backtick that closes the span a row was posted in (`` `  Warning
+/// X  10s  kubelet  message` ``, a span opened before the table, `` `Events: ``, or after a list
+/// marker, an e2e log line in inline code): one left unpaired at the note's end closes a span
+/// opened before its first cell (no component writes one unpaired).
+pub(super) fn without_closing_backtick(note: &str) -> &str {
+    match note.strip_suffix('`') {
+        Some(inner) if note.matches('`').count() % 2 == 1 => inner.trim_end(),
+        _ => note,
+    }
+}
+
 fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
     let Pending { row, message, object, quoted, .. } = p;
     let (component, host) = row.from.map_or((None, None), split_source);
@@ -1092,11 +1120,8 @@ fn row_record(p: Pending<'_>, now: DateTime<Utc>) -> EventRecord {
         regarding.field_path = Some(format!("{path}}}"));
         note = rest;
     }
-    // A row quoted in markdown backticks (`` `  Warning  X  10s  kubelet  message` ``): the
-    // closing backtick is no part of the message. One left unmatched in the note closes a span
-    // the row opened before its first cell.
-    if quoted && note.ends_with('`') && note.matches('`').count() % 2 == 1 {
-        note = note[..note.len() - 1].trim_end();
+    if quoted {
+        note = without_closing_backtick(note);
     }
     if let Some(sub) = row.subobject.filter(|s| *s != "<none>") {
         regarding.field_path = Some(sub.to_owned());
