@@ -28,7 +28,7 @@ pub(super) fn is_gpu_resource(resource: &str) -> bool {
 /// `pkg/device/*/device.go` reason constants (v2.4-v2.6).
 const HAMI_CODES: &[(&str, Cause)] = &[
     // The node has no device HAMi registered: no GPU there, from the scheduler's view.
-    ("node unregister", Cause::InsufficientGpu),
+    (NODE_UNREGISTERED, Cause::InsufficientGpu),
     ("nodeunfitpod", Cause::InsufficientGpu),
     ("cardinsufficientmemory", Cause::InsufficientGpu),
     ("cardinsufficientcore", Cause::InsufficientGpu),
@@ -45,6 +45,10 @@ const HAMI_CODES: &[(&str, Cause)] = &[
     ("numanotfit", Cause::InvalidGpuRequest),
     ("cardnothealth", Cause::DeviceFault),
 ];
+
+/// HAMi's code for a node its device plugin registered no device of (the `unregisterd`
+/// spelling included).
+const NODE_UNREGISTERED: &str = "node unregister";
 
 /// The cause a HAMi filter code in `text` names, if one does.
 pub(super) fn hami_code(text: &str) -> Option<Cause> {
@@ -176,7 +180,7 @@ fn reasons_cause(
             }
             // Extender and vendor tokens: quotas (`ExceedsGPUQuota`) and GPU shortages (HAMi's
             // `NodeUnfitPod`, `CardInsufficientMemory`, `NodeInsufficientDevice`).
-            NodeReason::Other { text } if text.to_ascii_lowercase().contains("node unregister") => {
+            NodeReason::Other { text } if text.to_ascii_lowercase().contains(NODE_UNREGISTERED) => {
                 tally.unregistered = tally.unregistered.max(count);
                 tally.gpu_short = tally.gpu_short.max(count);
             }

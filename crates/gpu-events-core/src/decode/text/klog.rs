@@ -392,13 +392,14 @@ fn logfmt(text: &str) -> Vec<(&str, String)> {
 /// Parse an e2e framework event line: `INFO: At 2017-07-25 07:39:30 +0000 UTC - event for
 /// NAME: {COMPONENT HOST} REASON: MESSAGE`.
 pub(crate) fn parse_e2e(line: &str) -> Option<LoggedEvent> {
-    let (before, rest) = line.split_once("INFO: At ")?;
+    let (_, rest) = line.split_once("INFO: At ")?;
     let (time, rest) = rest.split_once(" - event for ")?;
     let (name, rest) = rest.split_once(": {")?;
     let (source, rest) = rest.split_once("} ")?;
     let (reason, message) = rest.split_once(": ")?;
     // Posted as inline code: the span's closing backtick is no part of the message.
-    let message = if before.contains('`') { super::without_closing_backtick(message) } else { message };
+    let message =
+        if super::opens_span_before(line, "INFO: At ") { super::without_closing_backtick(message) } else { message };
     let (component, host) = match source.split_once(' ') {
         Some((component, host)) => (component, host),
         None => (source, ""),

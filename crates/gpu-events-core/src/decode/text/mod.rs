@@ -1040,7 +1040,7 @@ fn reason_may_regard(reason: &str, kind: &str) -> bool {
 
 /// Whether `line` opens a markdown inline-code span before `reason` (`` `  Warning  X ``,
 /// ``2.  `Normal  X``).
-fn opens_span_before(line: &str, reason: &str) -> bool {
+pub(super) fn opens_span_before(line: &str, reason: &str) -> bool {
     line.split_once(reason).is_some_and(|(before, _)| before.matches('`').count() % 2 == 1)
 }
 
