@@ -1340,3 +1340,27 @@ fn a_node_that_lists_no_accelerator_is_one_no_plugin_registered() {
     );
     assert!(records(&both).iter().all(|r| r.reason != "NoAcceleratorListed"), "{:#?}", records(&both));
 }
+
+#[test]
+fn a_name_printed_without_its_namespace_is_the_one_object_of_that_name() {
+    // diag29 (NVIDIA/k8s-device-plugin#165): the Pod's YAML has no namespace, its describe does.
+    let paste = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: gpu-pod\nspec:\n  containers:\n  - name: c\n    image: nvidia/cuda\n\nEvents:\n  Type     Reason   Age  From     Message\n  ----     ------   ---  ----     -------\n  Warning  BackOff  1m   kubelet  Back-off restarting failed container\n\nName:         gpu-pod\nNamespace:    default\nStatus:       Running\nContainers:\n  c:\n    State:          Waiting\n      Reason:       CrashLoopBackOff\n";
+    let read = records(paste);
+    assert!(read.iter().any(|r| r.regarding.namespace.is_none()), "{read:#?}");
+    let [d]: [_; 1] = diagnose(&read).try_into().unwrap();
+    assert_eq!((d.object.name.as_deref(), d.object.namespace.as_deref()), (Some("gpu-pod"), Some("default")));
+    assert_eq!(d.cause, Cause::CrashLoop);
+    // Two namespaces print the name: the bare one could be either, so it stays apart.
+    let two = format!(
+        "{paste}\nName:         gpu-pod\nNamespace:    other\nStatus:       Running\nContainers:\n  c:\n    State:          Waiting\n      Reason:       CrashLoopBackOff\n"
+    );
+    assert_eq!(diagnose(&records(&two)).len(), 3);
+}
+
+#[test]
+fn an_unknown_cause_is_never_more_than_low_confidence() {
+    // breaker29: a FailedScheduling whose note names no known cause was Medium.
+    let row = "Events:\n  Type     Reason            Age  From               Message\n  ----     ------            ---  ----               -------\n  Warning  FailedScheduling  1m   default-scheduler  binding pod failed: the scheduler said no\n";
+    let [d]: [_; 1] = diagnose(&records(row)).try_into().unwrap();
+    assert_eq!((d.cause, d.confidence), (Cause::Unknown, Confidence::Low));
+}

@@ -91,6 +91,10 @@
 //!     node's cause at Medium, their own reading also possible. Only when one node (or unnamed
 //!     node evidence) says so: two nodes could be anyone's (the diag28 texts of a new user's
 //!     review: device plugin logs beside a Pending Pod).
+//! 21. A name printed without its namespace or kind (a Pod's YAML without `namespace:`, a
+//!     `get pods` row of one namespace) is the one object of that name the input prints in
+//!     full: one object, not two (diag29's review, k8s-device-plugin#165). `unknown` is always
+//!     Low: not knowing the cause is no sure reading of it.
 //!
 //! # FitErrors: which per-node reason is the cause
 //!
@@ -259,11 +263,39 @@ pub fn diagnose(records: &[EventRecord]) -> Vec<Diagnosis> {
     for record in records {
         by_object.entry(ObjectKey::of(record)).or_default().push(record);
     }
+    unite_partial_keys(&mut by_object);
     let mut diagnoses: Vec<Diagnosis> =
         by_object.into_iter().filter_map(|(object, records)| diagnose_object(object, &records)).collect();
     inherit_group_causes(&mut diagnoses);
     explain_by_the_node(&mut diagnoses);
     diagnoses
+}
+
+/// A name printed without its namespace or kind (a `get pods` row of one namespace, a Pod's YAML
+/// without `namespace:`, prose) is the one object of that name the input shows in full: its
+/// records join that object's. Two candidates (`default/x` and `gpu/x`, `Pod/x` and `Node/x`)
+/// leave it apart; unnamed objects are never joined (they may be anyone).
+fn unite_partial_keys(by_object: &mut BTreeMap<ObjectKey, Vec<&EventRecord>>) {
+    let partial: Vec<ObjectKey> =
+        by_object.keys().filter(|k| k.name.is_some() && (k.namespace.is_none() || k.kind.is_none())).cloned().collect();
+    for key in partial {
+        let agrees = |a: &Option<String>, b: &Option<String>| a.is_none() || a == b;
+        let mut fuller = by_object.keys().filter(|other| {
+            **other != key
+                && other.name == key.name
+                && agrees(&key.kind, &other.kind)
+                && agrees(&key.namespace, &other.namespace)
+                && (other.kind.is_some() || key.kind.is_none())
+                && (other.namespace.is_some() || key.namespace.is_none())
+        });
+        let (Some(target), None) = (fuller.next().cloned(), fuller.next()) else { continue };
+        if let Some(records) = by_object.remove(&key) {
+            let joined = by_object.entry(target).or_default();
+            joined.extend(records);
+            // Input order, which the reading keeps for records of equal time.
+            joined.sort_by_key(|r| std::ptr::from_ref::<EventRecord>(r) as usize);
+        }
+    }
 }
 
 /// Node causes that leave a Pod waiting for a GPU on that node (rule 20).

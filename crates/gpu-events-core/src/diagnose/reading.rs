@@ -241,6 +241,10 @@ pub(super) fn conclude(readings: &mut [Reading], on_node: bool) -> Option<(Phase
     if !typed {
         confidence = confidence.min(Confidence::Medium);
     }
+    // Not knowing the cause is never a sure reading of it.
+    if cause == Cause::Unknown {
+        confidence = Confidence::Low;
+    }
     // Evidence for another known cause contradicts this one, one step less sure; unless this
     // cause explains it (nodes being added explain the shortage that asked for them).
     if causes().any(|((c, _), _)| c != cause && c != Cause::Unknown && !explains(cause, c)) {
