@@ -129,6 +129,20 @@ fn prose_after_a_short_row_is_not_its_message() {
 }
 
 #[test]
+fn a_row_cut_inside_a_quote_or_a_word_of_its_format_is_flagged_cut() {
+    // Corpus 268 (`Pulling imag`) and 201 (`container "cfe8...`): one row cut, the others whole.
+    let cut = |row: &str| {
+        let (records, _) = read(&format!("{ROW}\n{row}\n"));
+        records.last().is_some_and(|r| r.has_flag(gpu_events_core::Flag::CutInPaste))
+    };
+    assert!(cut("  Normal   Pulling  3m11s  kubelet  Pulling imag"));
+    assert!(cut("  Warning  Failed   111s   kubelet  Error: failed to generate container \"cfe8cf6a07f43d3"));
+    // An older kubelet's whole note, a whole word short of today's format, is not cut.
+    assert!(!cut("  Normal   Created  3m11s  kubelet  Created container"));
+    assert!(!cut("  Normal   Pulling  3m11s  kubelet  Pulling image \"nvcr.io/nvidia/cuda:12.4.1-base\""));
+}
+
+#[test]
 fn rows_cut_at_one_column_are_flagged_cut() {
     // `kubectl describe pod x | cut -c1-100`: rows of different messages end at column 100.
     let rows = [

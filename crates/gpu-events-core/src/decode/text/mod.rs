@@ -1000,12 +1000,30 @@ fn flush(pending: &mut Option<Pending<'_>>, now: DateTime<Utc>, out: &mut Vec<Re
         let cut =
             p.cut == Some(p.last_width) || (p.message.is_empty() && p.row.from.is_none() && p.row.object.is_none());
         let mut record = row_record(p, now);
-        if cut {
+        if cut || cut_inside(&record) {
             record.flags.push(crate::Flag::CutInPaste);
             record.flags.sort_unstable();
         }
         out.push(Ok(record));
     }
+}
+
+/// A note that shows where the paste cut it, whatever the other rows' widths: a quote left open
+/// (Go's `%q` closes every one it opens), or a word cut short of the fixed start of its reason's
+/// note format (`Pulling imag` of `Pulling image %q`; a whole word short of it, `Created
+/// container` of `Created container %s`, is an older kubelet's full note).
+fn cut_inside(record: &EventRecord) -> bool {
+    let note = record.note.as_str();
+    let open_quote = note.bytes().filter(|b| *b == b'"').count() % 2 == 1;
+    let word_end = note.ends_with(|c: char| c.is_alphanumeric());
+    let short_of_format = word_end
+        && record.reason.info().is_some_and(|info| {
+            info.note_formats.iter().any(|format| {
+                let start = &format[..format.find('%').unwrap_or(format.len())];
+                start.starts_with(note) && start[note.len()..].starts_with(|c: char| c.is_alphanumeric())
+            })
+        });
+    open_quote || short_of_format
 }
 
 fn ago(now: DateTime<Utc>, delta: Option<chrono::TimeDelta>) -> Option<DateTime<Utc>> {
