@@ -767,3 +767,24 @@ fn a_described_event_is_that_event() {
     assert!(!record.has_flag(gpu_events_core::Flag::FromStatus));
     assert_eq!(record.event_name.as_deref(), Some("resource-test-bdfcd9f5-g8jq5.157e0a42f7ead471"));
 }
+
+#[test]
+fn rows_after_a_label_are_rows_of_their_own() {
+    // breaker29 (volcano#3198): each row after a bullet and a `kind event：` label.
+    let text = "- vcJob event：Warning  PodGroupPending  38s   vc-controller-manager  PodGroup default:dlp unschedule,reason: 1/0 tasks in gang unschedulable: pod group is not ready, 1 minAvailable\n- podGroup event：Normal   Unschedulable  92s (x13 over 105s)  volcano  queue resource quota insufficient\n";
+    let (records, _) = read(text);
+    let read: Vec<(&str, Option<gpu_events_core::EventType>, u32)> =
+        records.iter().map(|r| (r.reason.as_str(), r.type_.clone(), r.count)).collect();
+    assert_eq!(
+        read,
+        [
+            ("PodGroupPending", Some(gpu_events_core::EventType::Warning), 1),
+            ("Unschedulable", Some(gpu_events_core::EventType::Normal), 13)
+        ]
+    );
+    assert_eq!(records[1].note, "queue resource quota insufficient");
+    // The queue's quota: Volcano's queue is where to look, not only ResourceQuotas.
+    let diagnoses = gpu_events_core::diagnose::diagnose(&records);
+    let quota = diagnoses.iter().find(|d| d.cause == gpu_events_core::diagnose::Cause::GpuQuotaExceeded).unwrap();
+    assert!(quota.next_steps.iter().any(|s| s.starts_with("kubectl get queues.scheduling.volcano.sh")), "{quota:#?}");
+}

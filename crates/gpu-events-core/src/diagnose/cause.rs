@@ -23,6 +23,10 @@ pub enum StepScope {
     ClusterAutoscaler,
     /// The evidence is Kueue's.
     Kueue,
+    /// The evidence is Volcano's (its scheduler or controllers, a PodGroup or vcjob).
+    Volcano,
+    /// The evidence is KAI-Scheduler's (Run:ai's queues and PodGroups).
+    Kai,
     /// The evidence names NVIDIA (a runtime, a device, an Xid) or comes from the GPU Operator.
     Nvidia,
     /// The evidence is the Ascend device plugin's.
@@ -103,11 +107,14 @@ causes! {
         Pod: "kubectl get {kind} {name} -n {ns} -o jsonpath='{.spec.nodeSelector}{.spec.affinity}'",
         "kubectl get nodes --show-labels",
     ]),
-    GpuQuotaExceeded("gpu-quota-exceeded", "A GPU quota (a ResourceQuota, a Kueue ClusterQueue, TensorFusion's GPUResourceQuota or a scheduler extender's quota) is exhausted.", [
+    GpuQuotaExceeded("gpu-quota-exceeded", "A GPU quota (a ResourceQuota, a Kueue ClusterQueue, a Volcano or KAI queue's capability, TensorFusion's GPUResourceQuota or a scheduler extender's quota) is exhausted.", [
         "kubectl describe resourcequota -n {ns}",
         TensorFusion: "kubectl get gpuresourcequotas -n {ns} -o yaml",
         Kueue: "kubectl get clusterqueues -o wide",
         Kueue: "kubectl get localqueues -n {ns} -o wide",
+        Volcano: "kubectl get queues.scheduling.volcano.sh -o wide",
+        Volcano: "kubectl describe podgroups.scheduling.volcano.sh -n {ns}",
+        Kai: "kubectl get queues.scheduling.run.ai -o yaml",
     ]),
     TensorfusionCapacity("tensorfusion-capacity", "The TensorFusion GPU pool has no GPU that passes the filters for this request.", [
         TensorFusion: "kubectl get gpupools -o wide",
@@ -121,6 +128,8 @@ causes! {
     ]),
     GangWaiting("gang-waiting", "The Pod waits for the other members of its gang to be schedulable.", [
         TensorFusion: "kubectl get pods -n {ns} -l tensor-fusion.ai/workload -o wide",
+        Volcano: "kubectl describe podgroups.scheduling.volcano.sh -n {ns}",
+        Kai: "kubectl describe podgroups.scheduling.run.ai -n {ns}",
         "kubectl get pods -n {ns} -o wide",
         "kubectl get events -n {ns} --field-selector reason=FailedScheduling",
     ]),
@@ -277,6 +286,8 @@ causes! {
     QueuePending("queue-pending", "The workload waits in its queue (Kueue, Volcano, KAI) for admission, not for nodes: the queue's turn, priority or a parent queue decides.", [
         Kueue: "kubectl get clusterqueues -o wide",
         Kueue: "kubectl get workloads -n {ns}",
+        Volcano: "kubectl get queues.scheduling.volcano.sh -o wide",
+        Kai: "kubectl get queues.scheduling.run.ai -o yaml",
         "kubectl get events -n {ns} --field-selector involvedObject.name={name}",
     ]),
     ContainerStartFailed("container-start-failed", "The container was created but failed to start (StartError, RunContainerError): the OCI runtime, a hook (the NVIDIA container toolkit, CDI injection) or the entrypoint failed at start.", [

@@ -127,6 +127,10 @@ impl Scopes {
             StepScope::Karpenter => self.from(Source::Karpenter, "karpenter.sh"),
             StepScope::ClusterAutoscaler => self.sources.contains(&Source::ClusterAutoscaler),
             StepScope::Kueue => self.from(Source::Kueue, "kueue.x-k8s.io"),
+            StepScope::Volcano => {
+                self.from(Source::Volcano, "scheduling.volcano.sh") || self.from(Source::Volcano, "batch.volcano.sh")
+            }
+            StepScope::Kai => self.from(Source::KaiScheduler, "scheduling.run.ai"),
             StepScope::Nvidia => self.nvidia || self.sources.contains(&Source::NvidiaGpuOperator),
             StepScope::Ascend => self.sources.contains(&Source::AscendDevicePlugin),
             StepScope::GpuOperator => self.gpu_operator,

@@ -399,7 +399,9 @@ fn read_line<'a>(line: &'a str, previous: &str, number: usize, now: DateTime<Utc
                 // A row cut after its first cell (`2m36s`, `Warn`) is no part of the message above.
                 && age::parse_age(line.trim()).is_none()
                 && !is_cut_type(line.trim())
-                && reason_colon_message(line).is_none() =>
+                && reason_colon_message(line).is_none()
+                // A row after a label (`- podGroup event：Normal ...`) is a row of its own.
+                && row_after_prose(line).is_none() =>
         {
             // A terminal's wrap (at column 0) that cut a token joins its halves as they were.
             let glued = !line.starts_with(char::is_whitespace) && cuts_a_token(&p.message, line);
@@ -762,7 +764,8 @@ fn row_after_prose(line: &str) -> Option<(Row<'_>, bool)> {
     ["Warning ", "Normal "]
         .iter()
         .flat_map(|type_| line.match_indices(type_))
-        .filter(|(at, _)| *at > 0 && line[..*at].ends_with([' ', '`']))
+        // After a space, a backtick or a label's colon (`vcJob event：Warning ...`).
+        .filter(|(at, _)| *at > 0 && line[..*at].ends_with([' ', '`', ':', '：']))
         .filter_map(|(at, _)| Some((Row::parse(&line[at..], None)?, line[..at].ends_with('`'))))
         .find(|(row, _)| row.type_.is_some() && crate::ReasonName::parse(row.reason).reason().is_some())
 }
