@@ -1364,3 +1364,21 @@ fn an_unknown_cause_is_never_more_than_low_confidence() {
     let [d]: [_; 1] = diagnose(&records(row)).try_into().unwrap();
     assert_eq!((d.cause, d.confidence), (Cause::Unknown, Confidence::Low));
 }
+
+#[test]
+fn an_admission_shortage_with_a_cut_note_is_read_from_its_reason() {
+    // Corpus 304: the describe's Message is cut; the reason names the resource.
+    let status = |reason: &str| {
+        let text = format!(
+            "Status:         Failed\nReason:         {reason}\nMessage:        Pod Node didn't have enough resource: alpha.kub\n"
+        );
+        let [d]: [_; 1] = diagnose(&records(&text)).try_into().unwrap();
+        (d.phase, d.cause)
+    };
+    // The alpha GPUs were the kubelet's own: no device plugin to blame.
+    assert_eq!(status("OutOfalpha.kubernetes.io/nvidia-gpu"), (Phase::Failed, Cause::InsufficientGpu));
+    assert_eq!(status("OutOfcpu"), (Phase::Failed, Cause::InsufficientResources));
+    // A plugin's resource the kubelet finds short at admission: most often a plugin not
+    // registered again after the kubelet restarted.
+    assert_eq!(status("OutOfnvidia.com/gpu"), (Phase::Failed, Cause::DevicePluginUnavailable));
+}

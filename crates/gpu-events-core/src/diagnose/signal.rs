@@ -452,7 +452,17 @@ fn kubelet_signal(reason: KubeletReason, record: &EventRecord, details: Option<&
         // The kubelet's own count at admission: the node's GPUs (or CPU, memory) are all in use.
         K::OutOfResource => match node_details {
             Some(NodeDetails::OutOfResource(short)) => cause(Phase::Failed, shortage(&short.resource), High),
-            _ => cause(Phase::Failed, Cause::DevicePluginUnavailable, Medium),
+            // A note cut or in other words: the reason names the resource (`OutOfcpu`).
+            _ => match record.reason.family_member() {
+                Some(resource) if !super::fit::is_gpu_resource(resource) => {
+                    cause(Phase::Failed, Cause::InsufficientResources, Medium)
+                }
+                // The kubelet counted the alpha GPUs itself (1.6-1.10): no plugin to blame.
+                Some(resource) if resource.starts_with("alpha.kubernetes.io/") => {
+                    cause(Phase::Failed, Cause::InsufficientGpu, Medium)
+                }
+                _ => cause(Phase::Failed, Cause::DevicePluginUnavailable, Medium),
+            },
         },
         // Admission preemption for a critical Pod found nothing to evict: the node is short of
         // what the kubelet lists (`pods`: its max-pods), no device plugin is involved.

@@ -237,8 +237,11 @@ pub(super) fn find_in_prose(line: &str) -> Option<&str> {
             })
             .map(|_| '`'),
     };
+    // Event messages hold double quotes (`Pulling image "x"`) but no backticks or full-width
+    // quotes: those close at the first one, so that later quotes of the sentence stay prose.
     Some(match opened {
-        Some(quote) => message.rfind(quote).map_or(message, |end| &message[..end]),
+        Some('"') => message.rfind('"').map_or(message, |end| &message[..end]),
+        Some(quote) => message.find(quote).map_or(message, |end| &message[..end]),
         None => message,
     })
 }
@@ -360,6 +363,13 @@ mod tests {
         assert_eq!(
             find_in_prose("I get the error:  `Unschedulable: 0/1 nodes are available: 1 Insufficient x.` Thanks"),
             Some("0/1 nodes are available: 1 Insufficient x.")
+        );
+        // Corpus 300: the sentence quotes more after the message's closing backtick.
+        assert_eq!(
+            find_in_prose(
+                "an error `0/1 nodes are available: 1 Insufficient nvidia.com/gpu.`, so the `nvidia.com/gpu` plugin"
+            ),
+            Some("0/1 nodes are available: 1 Insufficient nvidia.com/gpu.")
         );
     }
 }
