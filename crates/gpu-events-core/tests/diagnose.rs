@@ -1382,3 +1382,16 @@ fn an_admission_shortage_with_a_cut_note_is_read_from_its_reason() {
     // registered again after the kubelet restarted.
     assert_eq!(status("OutOfnvidia.com/gpu"), (Phase::Failed, Cause::DevicePluginUnavailable));
 }
+
+#[test]
+fn an_unnamed_pods_events_beside_the_one_named_pod_are_its_diagnosis() {
+    // The scheduler's message quoted in prose, then a describe that names the Pod (no Events).
+    let text = "the scheduler says `0/2 nodes are available: 2 Insufficient nvidia.com/gpu.`\n\nName:         gpu-pod\nNamespace:    default\nStatus:       Pending\nContainers:\n  c:\n    Image:  nvidia/cuda\n";
+    let read = records(text);
+    let diagnoses = diagnose(&read);
+    let [d]: [_; 1] = diagnoses.try_into().unwrap();
+    assert_eq!(d.object.name.as_deref(), Some("gpu-pod"));
+    assert_eq!(d.cause, Cause::InsufficientGpu);
+    // The records keep what the input said of them.
+    assert!(read.iter().any(|r| r.reason == "FailedScheduling" && r.regarding.name.is_none()), "{read:#?}");
+}

@@ -788,3 +788,17 @@ fn rows_after_a_label_are_rows_of_their_own() {
     let quota = diagnoses.iter().find(|d| d.cause == gpu_events_core::diagnose::Cause::GpuQuotaExceeded).unwrap();
     assert!(quota.next_steps.iter().any(|s| s.starts_with("kubectl get queues.scheduling.volcano.sh")), "{quota:#?}");
 }
+
+#[test]
+fn a_describe_pasted_indented_reads_as_printed() {
+    // Corpus 187: the whole describe indented two spaces under a sentence.
+    let text = "This is the output of `kubectl describe pods`:\n  Name:           xyz-v1\n  Namespace:      default\n  Status:         Pending\n  Containers:\n    c:\n      Image:      tensorflow/serving:1.11.1-gpu\n  Events:\n    Type     Reason            Age  From               Message\n    ----     ------            ---  ----               -------\n    Warning  FailedScheduling  1m   default-scheduler  0/2 nodes are available: 2 Insufficient nvidia.com/gpu.\n";
+    let (records, _) = read(text);
+    let scheduling = records.iter().find(|r| r.reason == "FailedScheduling").unwrap();
+    assert_eq!(scheduling.regarding.name.as_deref(), Some("xyz-v1"));
+    assert_eq!(scheduling.regarding.namespace.as_deref(), Some("default"));
+    // A `Name:` nested in a status block (a Kueue admission check) opens no describe.
+    let nested = "Status:\n  Admission Checks:\n    Message:               Retrying after failure: Max nodepool size reached\n    Name:                  dws-prov\n    State:                 Retry\n";
+    let (records, _) = read(nested);
+    assert!(records.iter().all(|r| r.regarding.name.as_deref() != Some("dws-prov")), "{records:#?}");
+}

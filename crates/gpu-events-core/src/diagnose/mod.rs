@@ -95,6 +95,9 @@
 //!     `get pods` row of one namespace) is the one object of that name the input prints in
 //!     full: one object, not two (diag29's review, k8s-device-plugin#165). `unknown` is always
 //!     Low: not knowing the cause is no sure reading of it.
+//! 22. Records of an unnamed Pod (a message quoted in prose, rows pasted above the describe)
+//!     beside exactly one Pod the input names are diagnosed as that Pod, when their
+//!     namespaces agree; the records keep their own unnamed `regarding` (corpus 187).
 //!
 //! # FitErrors: which per-node reason is the cause
 //!
@@ -264,6 +267,7 @@ pub fn diagnose(records: &[EventRecord]) -> Vec<Diagnosis> {
         by_object.entry(ObjectKey::of(record)).or_default().push(record);
     }
     unite_partial_keys(&mut by_object);
+    adopt_unnamed_pod(&mut by_object);
     let mut diagnoses: Vec<Diagnosis> =
         by_object.into_iter().filter_map(|(object, records)| diagnose_object(object, &records)).collect();
     inherit_group_causes(&mut diagnoses);
@@ -293,6 +297,33 @@ fn unite_partial_keys(by_object: &mut BTreeMap<ObjectKey, Vec<&EventRecord>>) {
             let joined = by_object.entry(target).or_default();
             joined.extend(records);
             // Input order, which the reading keeps for records of equal time.
+            joined.sort_by_key(|r| std::ptr::from_ref::<EventRecord>(r) as usize);
+        }
+    }
+}
+
+/// An unnamed Pod's records (an Events table pasted without its describe, a message quoted in
+/// prose) beside exactly one Pod the input names (its describe, its YAML, a `get pods` row that
+/// shows it stuck) are that Pod's, when their namespaces agree: a person pasting about one Pod
+/// shows its events and names it somewhere else. The records keep their own (unnamed)
+/// `regarding`; only the diagnosis is the named Pod's (rule 22).
+fn adopt_unnamed_pod(by_object: &mut BTreeMap<ObjectKey, Vec<&EventRecord>>) {
+    let is_pod = |k: &ObjectKey| k.kind.as_deref() == Some("Pod");
+    let mut named = by_object.keys().filter(|k| is_pod(k) && k.name.is_some());
+    let (Some(pod), None) = (named.next().cloned(), named.next()) else { return };
+    let unnamed: Vec<ObjectKey> = by_object
+        .keys()
+        .filter(|k| {
+            k.name.is_none()
+                && (k.kind.is_none() || is_pod(k))
+                && (k.namespace.is_none() || pod.namespace.is_none() || k.namespace == pod.namespace)
+        })
+        .cloned()
+        .collect();
+    for key in unnamed {
+        if let Some(records) = by_object.remove(&key) {
+            let joined = by_object.entry(pod.clone()).or_default();
+            joined.extend(records);
             joined.sort_by_key(|r| std::ptr::from_ref::<EventRecord>(r) as usize);
         }
     }

@@ -107,6 +107,7 @@ enum Use {
 pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord, DecodeError>> {
     // YAML block scalars in text (`message: >-` and the lines under it), each read as one line.
     let lines: Vec<&str> = input.lines().collect();
+    let lines = dedent_describes(lines);
     let folds = block_scalars(&lines);
     let mut out = Vec::new();
     let mut described = Described::default();
@@ -186,6 +187,45 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
     kind_for_the_section(&mut out);
     account(input, &uses, &mut out);
     out
+}
+
+/// A `kubectl describe` pasted indented as a whole (a markdown code block under a list item, a
+/// quote's indentation): from an indented `Name:` field to the first line indented less, each
+/// line loses that indentation, so the describe reads as printed.
+fn dedent_describes(mut lines: Vec<&str>) -> Vec<&str> {
+    let mut index = 0;
+    while index < lines.len() {
+        let line = lines[index];
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        // A `Name:` nested in a describe's block (an admission check's) is no describe's start:
+        // the line above it is prose or nothing, not a field of the same or a parent block.
+        let above = lines[..index].iter().rev().find(|l| !l.trim().is_empty());
+        let under_a_field = above.is_some_and(|above| {
+            let above_indent = above.len() - above.trim_start_matches(' ').len();
+            above_indent >= indent || above.trim_end().ends_with(':') && !above.trim().contains(' ')
+        });
+        let opens = indent > 0
+            && !under_a_field
+            && line[indent..]
+                .strip_prefix("Name:")
+                .is_some_and(|value| value.starts_with("  ") || value.starts_with('\t'));
+        if !opens {
+            index += 1;
+            continue;
+        }
+        let prefix = &line[..indent];
+        while index < lines.len() {
+            let line = lines[index];
+            if line.trim().is_empty() {
+                index += 1;
+                continue;
+            }
+            let Some(rest) = line.strip_prefix(prefix) else { break };
+            lines[index] = rest;
+            index += 1;
+        }
+    }
+    lines
 }
 
 /// YAML block scalars pasted as text (a Pod's `message: >-` with its folded lines under it,
