@@ -1395,3 +1395,19 @@ fn an_unnamed_pods_events_beside_the_one_named_pod_are_its_diagnosis() {
     // The records keep what the input said of them.
     assert!(read.iter().any(|r| r.reason == "FailedScheduling" && r.regarding.name.is_none()), "{read:#?}");
 }
+
+#[test]
+fn kai_binder_and_hami_filter_answers_name_their_gpu_causes() {
+    // Corpus 285: controller-runtime ≥0.15 logs the message before the fields, tabs pasted as spaces.
+    let log = "2025-09-19T08:46:56.625Z        DEBUG   events  Failed to bind pod test/gpu-fraction-01 to node n1: failed waiting for GPU reservation pod to allocate: kai-resource-reservation/gpu-reservation-n1-vsk92      {\"type\": \"Warning\", \"object\": {\"kind\":\"Pod\",\"namespace\":\"test\",\"name\":\"gpu-fraction-01\",\"apiVersion\":\"v1\"}, \"reason\": \"BindingError\"}\n";
+    let read = records(log);
+    let [record] = read.as_slice() else { panic!("{read:#?}") };
+    assert_eq!((record.reason.as_str(), record.regarding.name.as_deref()), ("BindingError", Some("gpu-fraction-01")));
+    assert!(record.note.starts_with("Failed to bind pod test/gpu-fraction-01 to node n1: "), "{}", record.note);
+    let [d]: [_; 1] = diagnose(&read).try_into().unwrap();
+    assert_eq!((d.phase, d.cause), (Phase::Pending, Cause::GpuAllocationFailed));
+    // Corpus 283: HAMi's extender found no node whose devices fit.
+    let hami = "Events:\n  Type     Reason           Age  From            Message\n  ----     ------           ---  ----            -------\n  Warning  FilteringFailed  1m   hami-scheduler  no available node, all node scores do not meet\n";
+    let [d]: [_; 1] = diagnose(&records(hami)).try_into().unwrap();
+    assert_eq!((d.cause, d.confidence), (Cause::InsufficientGpu, Confidence::Medium));
+}

@@ -44,6 +44,9 @@ const HAMI_CODES: &[(&str, Cause)] = &[
     ("modenotfit", Cause::InvalidGpuRequest),
     ("numanotfit", Cause::InvalidGpuRequest),
     ("cardnothealth", Cause::DeviceFault),
+    // The extender's filter answer when no node fits the device request at all
+    // (`no available node, all node scores do not meet`).
+    ("all node scores do not meet", Cause::InsufficientGpu),
 ];
 
 /// HAMi's code for a node its device plugin registered no device of (the `unregisterd`

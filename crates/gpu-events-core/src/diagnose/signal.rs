@@ -155,6 +155,15 @@ pub(super) fn read(record: &EventRecord) -> Signal {
                 _ => cause(Phase::Pending, Cause::Unknown, Medium),
             }
         }
+        // KAI's binder could not finish a bind the scheduler decided: a GPU-sharing reservation
+        // Pod that never got its GPU is the GPU allocation failing (corpus 285).
+        Reason::KaiScheduler(_) if record.reason == "BindingError" => {
+            match note.contains("reservation pod") || crate::accelerators::mentions_accelerator(note) {
+                true => cause(Phase::Pending, Cause::GpuAllocationFailed, Medium),
+                false => cause(Phase::Pending, Cause::Unknown, Medium),
+            }
+        }
+        Reason::KaiScheduler(_) if record.reason == "Bound" => phase(Phase::ContainerCreating),
         Reason::Karpenter(KarpenterReason::Nominated)
         | Reason::ClusterAutoscaler(ClusterAutoscalerReason::TriggeredScaleUp) => {
             cause(Phase::Pending, Cause::NodeExpansionPending, High)

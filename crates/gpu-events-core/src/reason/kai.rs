@@ -2,7 +2,7 @@
 //! job_errors.go}` and the scheduler's event recording; commit d5bc503a = v0.17.0, with the
 //! capitalised message of earlier releases seen in real dumps).
 
-use crate::EventType::Warning;
+use crate::EventType::{Normal, Warning};
 
 reason_table! {
     /// Reasons recorded by NVIDIA KAI-Scheduler (component `kai-scheduler`) on Pods and their
@@ -29,5 +29,25 @@ reason_table! {
             "Resources were not found for pod %s/%s due to: %s",
         ],
         grammar: Some(&crate::details::scheduling::KAI_UNSCHEDULABLE),
+    }
+    BindingError {
+        meaning: "KAI-Scheduler's binder could not bind the Pod to the node the scheduler chose (its BindRequest failed): the GPU-sharing reservation Pod never got its GPU, a DRA claim or a volume could not be prepared. The Pod stays Pending while the binder retries, and is scheduled again.",
+        reference: "NVIDIA/KAI-Scheduler pkg/binder/controllers/bindrequest_controller.go updatePodCondition (07b7a469), recorder `binder` (cmd/binder/app)",
+        group: Scheduling,
+        types: &[Warning],
+        objects: &["Pod"],
+        reporting_controllers: &["binder"],
+        note_formats: &["Failed to bind pod %s/%s to node %s: %s"],
+        grammar: None,
+    }
+    Bound {
+        meaning: "KAI-Scheduler's binder bound the Pod to the node the scheduler chose.",
+        reference: "NVIDIA/KAI-Scheduler pkg/binder/controllers/bindrequest_controller.go updatePodCondition (07b7a469), recorder `binder` (cmd/binder/app)",
+        group: Scheduling,
+        types: &[Normal],
+        objects: &["Pod"],
+        reporting_controllers: &["binder"],
+        note_formats: &["Pod bound successfully to node %s"],
+        grammar: None,
     }
 }

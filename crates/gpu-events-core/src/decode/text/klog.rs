@@ -52,19 +52,49 @@ pub(crate) fn is_log_line(line: &str) -> bool {
         || zap_fields(line).is_some()
 }
 
-/// The time, type and JSON fields of a [`ZAP_EVENTS_MARKER`] line.
-fn zap_fields(line: &str) -> Option<(&str, &str, &str)> {
-    let (head, rest) = line.split_once(ZAP_EVENTS_MARKER)?;
-    let (type_, fields) = rest.split_once('\t')?;
-    let time = head.split('\t').next()?;
-    (matches!(type_, "Normal" | "Warning") && fields.trim_start().starts_with('{')).then_some((time, type_, fields))
+/// A [`ZAP_EVENTS_MARKER`] line taken apart: zap's time, the text between the logger and the
+/// fields (the type in controller-runtime before v0.15, the message since, which logs
+/// `Info(message, "type", type, "object", ref, "reason", reason)`), and the JSON fields.
+struct ZapLine<'l> {
+    time: &'l str,
+    text: &'l str,
+    fields: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The logger's name and level as zap's console encoder writes them: tab-separated, or with
+/// the tabs turned to spaces by a paste (`TS  DEBUG  events  ...`); the line's head and rest.
+fn split_logger(line: &str) -> Option<(&str, &str)> {
+    if let Some(found) = line.split_once(ZAP_EVENTS_MARKER) {
+        return Some(found);
+    }
+    line.match_indices(" events ").find_map(|(at, marker)| {
+        let head = line[..at].trim_end();
+        let level = head.rsplit(char::is_whitespace).next()?;
+        matches!(level, "DEBUG" | "INFO" | "debug" | "info").then(|| (head, &line[at + marker.len()..]))
+    })
+}
+
+fn zap_fields(line: &str) -> Option<ZapLine<'_>> {
+    let (head, rest) = split_logger(line)?;
+    let time = head.split_whitespace().next()?;
+    let rest = rest.trim_start();
+    // The fields are the one JSON object that ends the line; the message may hold braces.
+    let (at, fields) = rest.match_indices("{\"").find_map(|(at, _)| {
+        match serde_json::from_str::<serde_json::Value>(rest[at..].trim_end()) {
+            Ok(serde_json::Value::Object(map)) => Some((at, map)),
+            _ => None,
+        }
+    })?;
+    let text = rest[..at].trim();
+    let typed = matches!(text, "Normal" | "Warning")
+        || fields.get("type").and_then(serde_json::Value::as_str).is_some_and(|t| matches!(t, "Normal" | "Warning"));
+    (typed && fields.contains_key("reason")).then_some(ZapLine { time, text, fields })
 }
 
 /// Parse a controller-runtime event log line ([`ZAP_EVENTS_MARKER`]): its time (zap's epoch
 /// seconds, or ISO 8601), type, object, reason and message.
 pub(crate) fn parse_zap_event(line: &str) -> Option<LoggedEvent> {
-    let (time, type_, fields) = zap_fields(line)?;
-    let fields: serde_json::Map<String, serde_json::Value> = serde_json::from_str(fields.trim()).ok()?;
+    let ZapLine { time, text: before, fields } = zap_fields(line)?;
     let text = |map: &serde_json::Map<String, serde_json::Value>, key: &str| {
         map.get(key).and_then(serde_json::Value::as_str).filter(|v| !v.is_empty()).map(str::to_owned)
     };
@@ -75,15 +105,20 @@ pub(crate) fn parse_zap_event(line: &str) -> Option<LoggedEvent> {
         }
         _ => DateTime::parse_from_rfc3339(time).ok().map(|t| t.to_utc()),
     };
+    let old_layout = matches!(before, "Normal" | "Warning");
+    let (type_, message) = match old_layout {
+        true => (before.to_owned(), text(&fields, "message").unwrap_or_default()),
+        false => (text(&fields, "type")?, text(&fields, "message").unwrap_or_else(|| before.to_owned())),
+    };
     Some(LoggedEvent {
         namespace: object.and_then(|o| text(o, "namespace")),
         name: object.and_then(|o| text(o, "name")),
         kind: object.and_then(|o| text(o, "kind")),
         api_version: object.and_then(|o| text(o, "apiVersion")),
         field_path: object.and_then(|o| text(o, "fieldPath")),
-        type_: Some(type_.to_owned()),
+        type_: Some(type_),
         reason: text(&fields, "reason")?,
-        message: text(&fields, "message").unwrap_or_default(),
+        message,
         component: None,
         host: None,
         time,
