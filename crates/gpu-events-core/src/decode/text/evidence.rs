@@ -41,6 +41,16 @@ pub(crate) struct Signature {
 
 /// The signatures, most specific first (a line is the first one it matches).
 pub(crate) const SIGNATURES: &[Signature] = &[
+    // The NVIDIA toolkit's prestart hook (libnvidia-container) could not load NVML while the
+    // runtime started a container: the hook ran, so the runtime is there; the node it landed
+    // on has no usable driver. A start failure of that Pod (rule 6 of `diagnose`).
+    Signature {
+        needles: &["nvidia-container-cli: initialization error: load library failed"],
+        reason: "NvidiaHookFailed",
+        kind: "Pod",
+        cause: Cause::ContainerStartFailed,
+        phase: Some(Phase::ContainerCreating),
+    },
     // NVIDIA k8s-device-plugin (cmd/nvidia-device-plugin/main.go, internal/rm/factory.go and
     // internal/plugin/manager, v0.9-v0.17): NVML would not load in the plugin's container. The
     // GPUs are not visible to it: the NVIDIA runtime is not the plugin's (or the node's default)
@@ -229,10 +239,25 @@ fn matcher() -> &'static (AhoCorasick, Vec<usize>) {
     })
 }
 
-/// The signature a line matches: of the matches in it, the one declared first.
-fn signature_of(line: &str) -> Option<&'static Signature> {
+/// The signature a line matches (of the matches in it, the one declared first) and where its
+/// match starts.
+fn signature_of(line: &str) -> Option<(&'static Signature, usize)> {
     let (automaton, owners) = matcher();
-    automaton.find_iter(line).map(|m| owners[m.pattern().as_usize()]).min().map(|index| &SIGNATURES[index])
+    automaton
+        .find_iter(line)
+        .map(|m| (owners[m.pattern().as_usize()], m.start()))
+        .min_by_key(|(index, _)| *index)
+        .map(|(index, at)| (&SIGNATURES[index], at))
+}
+
+/// A component's words quoted in a sentence of another script (`...导致报错nvidia-container-cli:
+/// ...`) start after the sentence's last character of that script: the prose is no part of the
+/// note.
+fn after_prose(note: &str, at: usize) -> &str {
+    match note[..at].char_indices().rev().find(|(_, c)| !c.is_ascii()) {
+        Some((i, c)) => note[i + c.len_utf8()..].trim_start_matches(|c: char| c.is_ascii_whitespace() || c == ':'),
+        None => note,
+    }
 }
 
 /// The signature whose record has this reason.
@@ -242,9 +267,11 @@ pub(crate) fn by_reason(reason: &str) -> Option<&'static Signature> {
 
 /// The record `line` is evidence for; `None` when it matches no signature.
 pub(crate) fn record(line: &str, now: DateTime<Utc>) -> Option<EventRecord> {
-    let signature = signature_of(line)?;
+    signature_of(line)?;
     let (time, note) = super::klog::message_of(line, now);
     let note = note.trim();
+    let (signature, at) = signature_of(note)?;
+    let note = after_prose(note, at);
     let name = match signature.kind {
         "NodeClaim" => json_name(note, "\"NodeClaim\":{\"name\":\""),
         _ => None,
@@ -298,6 +325,23 @@ mod tests {
         assert!(record.has_flag(crate::Flag::FromLog) && record.has_flag(crate::Flag::ApproximateTime));
         assert_eq!(record.last_timestamp, Some("2025-11-19T17:44:43.345466Z".parse().unwrap()));
         assert_eq!(by_reason("NvmlNotFound").unwrap().cause, Cause::NvidiaRuntimeMissing);
+    }
+
+    #[test]
+    fn the_toolkit_hook_quoted_in_prose_is_the_pods_start_failure_without_the_prose() {
+        // Corpus 289 (HAMi, Chinese prose around the kubelet's start error).
+        let line = "有概率创建在未设置该label的node中，导致报错nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown";
+        let record = record(line, now()).unwrap();
+        assert_eq!(record.reason.as_str(), "NvidiaHookFailed");
+        assert!(record.note.starts_with("nvidia-container-cli: initialization error"), "{}", record.note);
+        assert_eq!(record.regarding.kind.as_deref(), Some("Pod"));
+        // In English prose, the sentence stays: nothing tells where the quote begins.
+        let english = record_of("the plugin says could not load NVML library");
+        assert_eq!(english, "the plugin says could not load NVML library");
+    }
+
+    fn record_of(line: &str) -> String {
+        record(line, now()).unwrap().note
     }
 
     #[test]
