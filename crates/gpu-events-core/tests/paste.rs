@@ -802,3 +802,15 @@ fn a_describe_pasted_indented_reads_as_printed() {
     let (records, _) = read(nested);
     assert!(records.iter().all(|r| r.regarding.name.as_deref() != Some("dws-prov")), "{records:#?}");
 }
+
+#[test]
+fn a_line_posted_as_inline_code_is_read_without_its_backticks() {
+    // Corpus 234: a `get pods -A` row without its header, in backticks, names the stuck Pod.
+    let (records, _) = read("`gpu-test2         pod       0/2     CrashLoopBackOff   14 (2m29s ago)   13m`\n");
+    let [status] = records.as_slice() else { panic!("{records:#?}") };
+    assert_eq!(
+        (status.regarding.namespace.as_deref(), status.regarding.name.as_deref()),
+        (Some("gpu-test2"), Some("pod"))
+    );
+    assert_eq!(status.reason, "CrashLoopBackOff");
+}

@@ -134,6 +134,7 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
             None => (lines[index], 1),
         };
         let number = index + 1;
+        let line = inline_code_content(line);
         // A console list's reason line, read with the message line after it.
         if pending.is_none()
             && header.is_none()
@@ -187,6 +188,16 @@ pub(crate) fn decode(input: &str, now: DateTime<Utc>) -> Vec<Result<EventRecord,
     kind_for_the_section(&mut out);
     account(input, &uses, &mut out);
     out
+}
+
+/// A line posted whole as markdown inline code (`` `gpu-test2  pod  0/2  CrashLoopBackOff ...` ``)
+/// is read without its two backticks; a line with other backticks is left as it is.
+fn inline_code_content(line: &str) -> &str {
+    let trimmed = line.trim();
+    match trimmed.strip_prefix('`').and_then(|rest| rest.strip_suffix('`')) {
+        Some(inner) if !inner.contains('`') && !inner.trim().is_empty() => inner,
+        _ => line,
+    }
 }
 
 /// A `kubectl describe` pasted indented as a whole (a markdown code block under a list item, a
