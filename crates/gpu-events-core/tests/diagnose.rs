@@ -1411,3 +1411,12 @@ fn kai_binder_and_hami_filter_answers_name_their_gpu_causes() {
     let [d]: [_; 1] = diagnose(&records(hami)).try_into().unwrap();
     assert_eq!((d.cause, d.confidence), (Cause::InsufficientGpu, Confidence::Medium));
 }
+
+#[test]
+fn events_a_notebook_reissued_are_about_the_pod_they_came_from() {
+    // Corpus 244: Kubeflow's notebook controller copies its Pod's events onto the Notebook.
+    let rows = "Events:\n  Type     Reason            Age  From                 Message\n  ----     ------            ---  ----                 -------\n  Warning  FailedScheduling  12m  notebook-controller  Reissued from pod/gpu1-0: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu.\n";
+    let [d]: [_; 1] = diagnose(&records(rows)).try_into().unwrap();
+    assert_eq!((d.object.kind.as_deref(), d.object.name.as_deref()), (Some("Pod"), Some("gpu1-0")));
+    assert_eq!(d.cause, Cause::InsufficientGpu);
+}

@@ -98,6 +98,9 @@
 //! 22. Records of an unnamed Pod (a message quoted in prose, rows pasted above the describe)
 //!     beside exactly one Pod the input names are diagnosed as that Pod, when their
 //!     namespaces agree; the records keep their own unnamed `regarding` (corpus 187).
+//! 23. An event Kubeflow's notebook controller copied onto its Notebook (`Reissued from
+//!     pod/NAME: E`) is about the object it came from: the Pod is diagnosed, not the Notebook
+//!     (corpus 244).
 //!
 //! # FitErrors: which per-node reason is the cause
 //!
@@ -264,7 +267,7 @@ impl Diagnosis {
 pub fn diagnose(records: &[EventRecord]) -> Vec<Diagnosis> {
     let mut by_object: BTreeMap<ObjectKey, Vec<&EventRecord>> = BTreeMap::new();
     for record in records {
-        by_object.entry(ObjectKey::of(record)).or_default().push(record);
+        by_object.entry(ObjectKey::subject_of(record)).or_default().push(record);
     }
     unite_partial_keys(&mut by_object);
     adopt_unnamed_pod(&mut by_object);
@@ -431,6 +434,20 @@ impl ObjectKey {
             kind: record.regarding.kind.clone(),
             namespace: record.regarding.namespace.clone(),
             name: record.regarding.name.clone(),
+        }
+    }
+
+    /// The object a record is evidence about: its regarding object, except for an event a
+    /// Kubeflow controller copied from an object it owns (`Reissued from pod/NAME: ...` on the
+    /// Notebook, its `related`), which is about that object, in the same namespace (rule 23).
+    fn subject_of(record: &EventRecord) -> ObjectKey {
+        match &record.related {
+            Some(related) if record.note.starts_with("Reissued from ") && related.name.is_some() => ObjectKey {
+                kind: related.kind.clone(),
+                namespace: record.regarding.namespace.clone(),
+                name: related.name.clone(),
+            },
+            _ => ObjectKey::of(record),
         }
     }
 }
