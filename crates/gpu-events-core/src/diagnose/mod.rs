@@ -296,12 +296,17 @@ fn unite_partial_keys(by_object: &mut BTreeMap<ObjectKey, Vec<&EventRecord>>) {
                 && (other.namespace.is_some() || key.namespace.is_none())
         });
         let (Some(target), None) = (fuller.next().cloned(), fuller.next()) else { continue };
-        if let Some(records) = by_object.remove(&key) {
-            let joined = by_object.entry(target).or_default();
-            joined.extend(records);
-            // Input order, which the reading keeps for records of equal time.
-            joined.sort_by_key(|r| std::ptr::from_ref::<EventRecord>(r) as usize);
-        }
+        join_into(by_object, &key, target);
+    }
+}
+
+/// Move `key`'s records to `target`'s, in input order (which the reading keeps for records of
+/// equal time; all records are of one input slice, so their addresses are that order).
+fn join_into(by_object: &mut BTreeMap<ObjectKey, Vec<&EventRecord>>, key: &ObjectKey, target: ObjectKey) {
+    if let Some(records) = by_object.remove(key) {
+        let joined = by_object.entry(target).or_default();
+        joined.extend(records);
+        joined.sort_by_key(|r| std::ptr::from_ref::<EventRecord>(r) as usize);
     }
 }
 
@@ -324,11 +329,7 @@ fn adopt_unnamed_pod(by_object: &mut BTreeMap<ObjectKey, Vec<&EventRecord>>) {
         .cloned()
         .collect();
     for key in unnamed {
-        if let Some(records) = by_object.remove(&key) {
-            let joined = by_object.entry(pod.clone()).or_default();
-            joined.extend(records);
-            joined.sort_by_key(|r| std::ptr::from_ref::<EventRecord>(r) as usize);
-        }
+        join_into(by_object, &key, pod.clone());
     }
 }
 
