@@ -208,18 +208,20 @@ fn dedent_describes(mut lines: Vec<&str>) -> Vec<&str> {
     while index < lines.len() {
         let line = lines[index];
         let indent = line.len() - line.trim_start_matches(' ').len();
-        // A `Name:` nested in a describe's block (an admission check's) is no describe's start:
-        // the line above it is prose or nothing, not a field of the same or a parent block.
-        let above = lines[..index].iter().rev().find(|l| !l.trim().is_empty());
-        let under_a_field = above.is_some_and(|above| {
-            let above_indent = above.len() - above.trim_start_matches(' ').len();
-            above_indent >= indent || above.trim_end().ends_with(':') && !above.trim().contains(' ')
-        });
-        let opens = indent > 0
-            && !under_a_field
+        let name_field = indent > 0
             && line[indent..]
                 .strip_prefix("Name:")
                 .is_some_and(|value| value.starts_with("  ") || value.starts_with('\t'));
+        // A `Name:` nested in a describe's block (an admission check's) is no describe's start:
+        // the line above it is prose or nothing, not a field of the same or a parent block
+        // (`  Admission Checks:`).
+        let under_a_field = || {
+            lines[..index].iter().rev().find(|l| !l.trim().is_empty()).is_some_and(|above| {
+                let above_indent = above.len() - above.trim_start_matches(' ').len();
+                above_indent >= indent || (above.trim_end().ends_with(':') && above.split_whitespace().count() <= 3)
+            })
+        };
+        let opens = name_field && !under_a_field();
         if !opens {
             index += 1;
             continue;
